@@ -1,0 +1,35 @@
+// MongoDB's canonical BSON order: the type order (MinKey < null/undefined < numbers <
+// symbol/string < object < array < binData < ObjectId < bool < date < timestamp < regex <
+// MaxKey), numbers compared by value across int32/int64/double/decimal128 (NaN below every
+// other number and equal to NaN), strings compared binary (no collation yet), documents field
+// by field (type, name, value), arrays element by element. Used by the matcher, sort, distinct
+// and key encoding tests. Stateless and thread-safe.
+#pragma once
+
+#include <bson/bson.h>
+
+#include "common/bson_doc.h"
+
+namespace cairn {
+
+// Rank of a type in MongoDB's canonical order; types of equal rank compare by value
+// (all numbers share one rank; string and symbol share one). Ranks follow MongoDB's
+// canonicalizeBSONType: MinKey -1, undefined 0, null 5, numbers 10, string 15, object 20, array 25,
+// binData 30, ObjectId 35, bool 40, date 45, timestamp 47, regex 50, dbPointer 55, code 60,
+// code with scope 65, MaxKey 127.
+int CanonicalTypeRank(bson_type_t type);
+
+// <0, 0, >0 as a sorts before, equal to, after b. Compares the values only, not the keys.
+int CompareValues(const bson_iter_t* a, const bson_iter_t* b);
+
+// Compares whole documents the way MongoDB's BSONObj::woCompare does (for sort and $min/$max):
+// element by element, type rank first, then field name, then value; a shorter prefix sorts first.
+int CompareDocuments(BsonView a, BsonView b);
+
+// Equality in the sense of the query language's $eq on two values (numbers by value,
+// documents field-order sensitive, arrays element by element).
+inline bool ValuesEqual(const bson_iter_t* a, const bson_iter_t* b) {
+  return CompareValues(a, b) == 0;
+}
+
+}  // namespace cairn

@@ -1,0 +1,159 @@
+// mongod-shaped JSON log lines through spdlog, plus the in-memory ring getLog reads.
+#include "common/logging.h"
+
+#include <spdlog/sinks/basic_file_sink.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <ctime>
+#include <deque>
+#include <mutex>
+
+namespace cairn::logging {
+
+namespace {
+
+constexpr size_t kRecentLines = 1024;  // getLog "global" keeps this many, as mongod's ramlog does
+
+struct LogState {
+  std::mutex mu;
+  std::shared_ptr<spdlog::logger> logger;
+  bool quiet = false;
+  std::deque<std::string> recent;
+  std::vector<std::string> startup_warnings;
+};
+
+LogState& State() {
+  static LogState* state = new LogState();
+  return *state;
+}
+
+void AppendJsonString(std::string& out, std::string_view s) {
+  out += '"';
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  out += '"';
+}
+
+std::string TimestampNow() {
+  auto now = std::chrono::system_clock::now();
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
+  std::time_t secs = static_cast<std::time_t>(ms / 1000);
+  std::tm tm;
+  gmtime_r(&secs, &tm);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03d+00:00", tm.tm_year + 1900,
+                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                static_cast<int>(ms % 1000));
+  return buf;
+}
+
+std::string FormatLine(Severity severity, std::string_view component, int id, std::string_view ctx,
+                       std::string_view msg, const bson_t* attr) {
+  std::string line;
+  line.reserve(160);
+  line += "{\"t\":{\"$date\":\"";
+  line += TimestampNow();
+  line += "\"},\"s\":\"";
+  line += static_cast<char>(severity);
+  if (severity == Severity::kDebug) line += '1';
+  line += "\",\"c\":";
+  AppendJsonString(line, component);
+  line += ",\"id\":";
+  line += std::to_string(id);
+  line += ",\"ctx\":";
+  AppendJsonString(line, ctx);
+  line += ",\"msg\":";
+  AppendJsonString(line, msg);
+  if (attr != nullptr && !bson_empty(attr)) {
+    size_t len = 0;
+    char* json = bson_as_relaxed_extended_json(attr, &len);
+    if (json != nullptr) {
+      line += ",\"attr\":";
+      line.append(json, len);
+      bson_free(json);
+    }
+  }
+  line += '}';
+  return line;
+}
+
+}  // namespace
+
+void Init(const LogOptions& options) {
+  LogState& state = State();
+  std::lock_guard<std::mutex> lock(state.mu);
+  std::shared_ptr<spdlog::logger> logger;
+  if (options.path.empty()) {
+    logger = std::make_shared<spdlog::logger>("cairn", std::make_shared<spdlog::sinks::stdout_sink_mt>());
+  } else {
+    logger = std::make_shared<spdlog::logger>(
+        "cairn", std::make_shared<spdlog::sinks::basic_file_sink_mt>(options.path, false));
+  }
+  logger->set_pattern("%v");
+  logger->set_level(spdlog::level::trace);
+  logger->flush_on(spdlog::level::trace);
+  state.logger = std::move(logger);
+  state.quiet = options.quiet;
+}
+
+void Shutdown() {
+  LogState& state = State();
+  std::lock_guard<std::mutex> lock(state.mu);
+  if (state.logger) state.logger->flush();
+}
+
+bool Quiet() { return State().quiet; }
+
+void Log(Severity severity, std::string_view component, int id, std::string_view ctx,
+         std::string_view msg, const bson_t* attr) {
+  std::string line = FormatLine(severity, component, id, ctx, msg, attr);
+  LogState& state = State();
+  std::lock_guard<std::mutex> lock(state.mu);
+  if (!state.logger) {
+    state.logger = std::make_shared<spdlog::logger>(
+        "cairn", std::make_shared<spdlog::sinks::stdout_sink_mt>());
+    state.logger->set_pattern("%v");
+    state.logger->flush_on(spdlog::level::trace);
+  }
+  state.logger->info(line);
+  state.recent.push_back(std::move(line));
+  if (state.recent.size() > kRecentLines) state.recent.pop_front();
+}
+
+std::vector<std::string> RecentLines() {
+  LogState& state = State();
+  std::lock_guard<std::mutex> lock(state.mu);
+  return std::vector<std::string>(state.recent.begin(), state.recent.end());
+}
+
+std::vector<std::string> StartupWarnings() {
+  LogState& state = State();
+  std::lock_guard<std::mutex> lock(state.mu);
+  return state.startup_warnings;
+}
+
+void AddStartupWarning(std::string_view component, int id, std::string_view msg) {
+  std::string line = FormatLine(Severity::kWarning, component, id, "initandlisten", msg, nullptr);
+  LogState& state = State();
+  std::lock_guard<std::mutex> lock(state.mu);
+  state.startup_warnings.push_back(line);
+}
+
+}  // namespace cairn::logging

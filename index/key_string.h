@@ -1,0 +1,32 @@
+// KeyString: the one order-preserving encoding of BSON values into index key bytes.
+// Invariant: for values a and b, CompareValues(a, b) has the sign of memcmp(Encode(a), Encode(b))
+// (bytewise, shorter prefix first) — MongoDB's canonical type order, and numbers by value across
+// int32/int64/double/decimal128, so 1, NumberLong(1), 1.0 and NumberDecimal("1") are the same key
+// bytes. Descending fields invert their bytes. Compound keys concatenate field encodings; each
+// field's encoding is self-delimiting so concatenation preserves order field by field.
+// The byte format is written down in index/README.md. Stateless; thread-safe.
+#pragma once
+
+#include <bson/bson.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/bson_doc.h"
+#include "common/status.h"
+
+namespace cairn::index {
+
+// Appends the encoding of the value at `it` (ascending, or descending with all bytes inverted).
+void AppendValue(std::string* out, const bson_iter_t* it, bool descending = false);
+
+// Appends the encoding of null (what a missing field indexes as).
+void AppendNull(std::string* out, bool descending = false);
+
+// Decodes one key made of `fields` concatenated values (ascending flags given per field) into a
+// document {"": v1, "": v2, …}. Numbers decode to a value equal to the original (the type may
+// differ: the encoding keeps value, not type). InvalidBSON/BadValue on malformed bytes.
+Result<BsonDoc> DecodeKey(std::string_view bytes, const std::vector<bool>& descending);
+
+}  // namespace cairn::index

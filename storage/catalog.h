@@ -1,0 +1,80 @@
+// Catalog: which collections exist, under which key prefixes, with which options and indexes.
+// Persisted in the "catalog" column family and cached in memory. Prefixes (uint32, one per
+// collection and one per index) are allocated monotonically from a persisted high-water mark
+// and never reused. Entries are immutable snapshots (CollectionHandle): a change replaces the
+// entry, so readers holding a handle are never disturbed. Thread-safe (one mutex).
+//
+// Namespace rules (InvalidNamespace) are MongoDB semantics and are checked by the server, not
+// here: the catalog stores whatever names it is given.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "common/bson_doc.h"
+#include "common/status.h"
+
+namespace cairn::storage {
+
+class Engine;
+
+using Prefix = uint32_t;
+
+struct IndexEntry {
+  std::string name;  // "_id_", "a_1", ...
+  Prefix prefix = 0;
+  BsonDoc spec;      // as listIndexes prints it: {v: 2, key: {...}, name: "...", unique: ...}
+};
+
+struct CollectionEntry {
+  std::string ns;          // "db.collection"
+  Prefix prefix = 0;
+  uint8_t uuid[16] = {};   // random, fixed at creation (listCollections info.uuid)
+  BsonDoc options;         // create options as given (capped, validator, ...); {} by default
+  std::vector<IndexEntry> indexes;  // indexes[0] is always the _id index "_id_"
+
+  std::string_view db() const { return std::string_view(ns).substr(0, ns.find('.')); }
+  std::string_view collection() const { return std::string_view(ns).substr(ns.find('.') + 1); }
+};
+
+using CollectionHandle = std::shared_ptr<const CollectionEntry>;
+
+class Catalog {
+ public:
+  // The entry for "db.coll", or null.
+  CollectionHandle Find(std::string_view ns) const;
+  // Every collection of a database, sorted by name.
+  std::vector<CollectionHandle> ListCollections(std::string_view db) const;
+  // Names of databases with at least one collection, sorted.
+  std::vector<std::string> ListDatabases() const;
+
+  // Creates a collection with its _id index ({v: 2, key: {_id: 1}, name: "_id_"}) in one atomic
+  // write. NamespaceExists if it exists.
+  Result<CollectionHandle> CreateCollection(std::string_view ns, BsonView options);
+  // Drops a collection: its catalog entry and DeleteRange over its documents and every index's
+  // entries, in one atomic write. NamespaceNotFound if absent.
+  Status DropCollection(std::string_view ns);
+  // Drops every collection of a database in one atomic write (OK when there are none).
+  Status DropDatabase(std::string_view db);
+  // Renames (prefixes are kept, so no data moves). NamespaceNotFound if `from` is absent;
+  // NamespaceExists if `to` exists and !drop_target; with drop_target the old target is dropped
+  // in the same write.
+  Status RenameCollection(std::string_view from, std::string_view to, bool drop_target);
+
+ private:
+  friend class Engine;
+  explicit Catalog(Engine* engine) : engine_(engine) {}
+  Status Load();  // at open
+
+  Engine* engine_;
+  mutable std::mutex mu_;
+  std::unordered_map<std::string, CollectionHandle> entries_;  // GUARDED_BY(mu_)
+  Prefix next_prefix_ = 1;                                     // GUARDED_BY(mu_)
+};
+
+}  // namespace cairn::storage
