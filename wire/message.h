@@ -59,6 +59,9 @@ struct OpMsg {
   uint32_t flags = 0;
   BsonView body;                            // the kind-0 section
   std::vector<DocumentSequence> sequences;  // kind-1 sections, in order
+  // Where the kind-0 section stood among all sections (0: first, as drivers send it;
+  // sequences.size(): last, as mongod writes it). Kept so a message re-encodes byte for byte.
+  size_t body_position = 0;
 
   bool checksum_present() const { return flags & kChecksumPresent; }
   bool more_to_come() const { return flags & kMoreToCome; }
@@ -70,7 +73,11 @@ struct OpMsg {
 // checksum mismatch ChecksumMismatch 288; not exactly one kind-0 section, an unknown section
 // kind, truncated sections or sequences, or a duplicate sequence identifier: ProtocolError 17
 // (or FailedToParse where MongoDB uses it); any document that is not valid BSON: InvalidBSON 22.
-// Every document is validated (ValidateBson) before a view of it is returned.
+// Also as mongod: more than two sequences TooManyDocumentSequences 233; a sequence identifier
+// that is also a body field ProtocolError; a document length above kMaxInternalBsonObjectSize
+// BSONObjectTooLarge 10334. The frame's header must give its exact size and opCode 2013. The
+// checksum is verified before the sections are read. Every document is validated
+// (ValidateBson) before a view of it is returned.
 Result<OpMsg> ParseOpMsg(const uint8_t* frame, size_t size);
 
 // A parsed legacy OP_QUERY. Views point into the frame.
@@ -93,6 +100,18 @@ Result<OpQuery> ParseOpQuery(const uint8_t* frame, size_t size);
 void AppendOpMsg(std::string& out, int32_t request_id, int32_t response_to, uint32_t flags,
                  BsonView body, bool with_checksum);
 
+// Appends a complete OP_MSG with its body and every document sequence, in the section order
+// `msg.body_position` gives (header + flags + sections [+ CRC-32C]). The CRC-32C is appended
+// exactly when msg.flags has kChecksumPresent; other flag bits are written as given. Used to
+// re-encode parsed messages (fixtures, tools) and for replies that carry sequences.
+void AppendOpMsgWithSequences(std::string& out, int32_t request_id, int32_t response_to,
+                              const OpMsg& msg);
+
+// Appends a complete legacy OP_QUERY (header, flags, fullCollectionName, numberToSkip,
+// numberToReturn, query [, returnFieldsSelector when has_return_fields_selector]) to `out`.
+// Cairn never sends one; tests and tools use it to re-encode what clients sent.
+void AppendOpQuery(std::string& out, int32_t request_id, int32_t response_to, const OpQuery& q);
+
 // Appends a complete OP_REPLY (header, responseFlags, cursorID 0, startingFrom 0,
 // numberReturned = documents.size(), documents) to `out`.
 void AppendOpReply(std::string& out, int32_t request_id, int32_t response_to,
@@ -102,7 +121,8 @@ void AppendOpReply(std::string& out, int32_t request_id, int32_t response_to,
 inline constexpr int32_t kReplyQueryFailure = 1 << 1;
 inline constexpr int32_t kReplyAwaitCapable = 1 << 3;
 
-// CRC-32C (Castagnoli) as OP_MSG checksums use it.
+// CRC-32C (Castagnoli) as OP_MSG checksums use it. `crc` is the CRC of the bytes before `data`
+// (0 for none), so a buffer can be checksummed in pieces. Uses SSE4.2 when the CPU has it.
 uint32_t Crc32c(const uint8_t* data, size_t size, uint32_t crc = 0);
 
 }  // namespace cairn::wire
