@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace cairn {
 
@@ -19,28 +20,81 @@ int CompareBytes(const char* a, size_t alen, const char* b, size_t blen) {
   return Sign(alen, blen);
 }
 
-// Numbers: exact for int32/int64/double (long double holds every int64 on x86-64); decimal128 is
-// compared through its double approximation until the query issue brings exact decimal order.
+// Decimal128 (BID encoding) to int64 when the decimal's value is exactly an int64. Non-canonical
+// encodings count as zero, as libbson prints them. index/key_string.cc holds the same rule: keep
+// the two in step (the key encoding must order decimals exactly as this file does).
+bool DecimalToInt64Exact(const bson_decimal128_t& dec, int64_t* out) {
+  const uint64_t high = dec.high, low = dec.low;
+  const bool negative = (high >> 63) != 0;
+  const uint32_t combination = static_cast<uint32_t>((high >> 58) & 0x1F);
+  if ((combination >> 3) == 3) {
+    if (combination == 0x1E || combination == 0x1F) return false;  // Infinity, NaN
+    *out = 0;  // "11" form: coefficient ≥ 2^113, non-canonical, i.e. zero
+    return true;
+  }
+  const int exponent = static_cast<int>((high >> 49) & 0x3FFF) - 6176;
+  unsigned __int128 coef = (static_cast<unsigned __int128>(high & 0x1FFFFFFFFFFFFULL) << 64) | low;
+  if (coef == 0) {
+    *out = 0;
+    return true;
+  }
+  const unsigned __int128 limit = static_cast<unsigned __int128>(1) << 63;  // |int64 min|
+  if (exponent >= 0) {
+    for (int i = 0; i < exponent; ++i) {
+      coef *= 10;
+      if (coef > limit) return false;
+    }
+  } else {
+    if (exponent < -34) return false;  // coef < 2^113 < 10^35: no exact integer but 0
+    unsigned __int128 p = 1;
+    for (int i = 0; i < -exponent; ++i) p *= 10;
+    if (coef % p != 0) return false;
+    coef /= p;
+  }
+  if (coef > limit || (!negative && coef == limit)) return false;
+  *out = negative ? static_cast<int64_t>(-static_cast<__int128>(coef)) : static_cast<int64_t>(coef);
+  return true;
+}
+
+// A number reduced to what the comparison needs: an exact int64 (int32, int64, and decimals whose
+// value is an int64), or a double (doubles; other decimals through their nearest double).
+struct Number {
+  bool is_int;
+  int64_t i;
+  double d;
+};
+
+Number ToNumber(const bson_iter_t* it) {
+  switch (bson_iter_type(it)) {
+    case BSON_TYPE_INT32:
+    case BSON_TYPE_INT64:
+      return {true, bson_iter_as_int64(it), 0};
+    case BSON_TYPE_DECIMAL128: {
+      bson_decimal128_t dec;
+      bson_iter_decimal128(it, &dec);
+      int64_t i = 0;
+      if (DecimalToInt64Exact(dec, &i)) return {true, i, 0};
+      break;
+    }
+    default:
+      break;
+  }
+  double d = 0;
+  IterAsDouble(it, &d);
+  return {false, 0, d};
+}
+
+// Numbers: exact for int32/int64/double (long double holds every int64 and every double on
+// x86-64); a decimal128 is exact when it equals an int64, otherwise compared through its nearest
+// double until the query issue brings exact decimal order.
 // NaN sorts below every other number and equals NaN, as in MongoDB.
 int CompareNumbers(const bson_iter_t* a, const bson_iter_t* b) {
-  bson_type_t ta = bson_iter_type(a), tb = bson_iter_type(b);
-  bool a_int = ta == BSON_TYPE_INT32 || ta == BSON_TYPE_INT64;
-  bool b_int = tb == BSON_TYPE_INT32 || tb == BSON_TYPE_INT64;
-  if (a_int && b_int) return Sign(bson_iter_as_int64(a), bson_iter_as_int64(b));
-  long double x, y;
-  double dx = 0, dy = 0;
-  if (a_int) {
-    x = static_cast<long double>(bson_iter_as_int64(a));
-  } else {
-    IterAsDouble(a, &dx);
-    x = dx;
-  }
-  if (b_int) {
-    y = static_cast<long double>(bson_iter_as_int64(b));
-  } else {
-    IterAsDouble(b, &dy);
-    y = dy;
-  }
+  static_assert(std::numeric_limits<long double>::digits >= 64,
+                "int64/double comparison needs a 64-bit long double mantissa");
+  Number na = ToNumber(a), nb = ToNumber(b);
+  if (na.is_int && nb.is_int) return Sign(na.i, nb.i);
+  long double x = na.is_int ? static_cast<long double>(na.i) : na.d;
+  long double y = nb.is_int ? static_cast<long double>(nb.i) : nb.d;
   bool xnan = std::isnan(x), ynan = std::isnan(y);
   if (xnan || ynan) return xnan && ynan ? 0 : (xnan ? -1 : 1);
   return Sign(x, y);
@@ -162,8 +216,10 @@ int CompareValues(const bson_iter_t* a, const bson_iter_t* b) {
       const bson_oid_t *oa = nullptr, *ob = nullptr;
       bson_iter_dbpointer(a, &la, &ca, &oa);
       bson_iter_dbpointer(b, &lb, &cb, &ob);
-      c = CompareBytes(ca, la, cb, lb);
-      if (c != 0) return c;
+      // MongoDB compares the value sizes first (so the namespace length), then the bytes.
+      if (la != lb) return Sign(la, lb);
+      c = la == 0 ? 0 : std::memcmp(ca, cb, la);
+      if (c != 0) return c < 0 ? -1 : 1;
       c = bson_oid_compare(oa, ob);
       return c < 0 ? -1 : (c > 0 ? 1 : 0);
     }

@@ -66,6 +66,17 @@ class Catalog {
   // in the same write.
   Status RenameCollection(std::string_view from, std::string_view to, bool drop_target);
 
+  // Adds an index under a new prefix, `spec` stored as given (as listIndexes prints it), in one
+  // atomic write, and returns the new handle (the index is its indexes.back()). The index starts
+  // empty: the caller fills it from the existing documents, and writers that take the new handle
+  // maintain it meanwhile. NamespaceNotFound if the collection is absent; NamespaceExists if it
+  // has an index of that name (spec conflicts are the server's to detect before calling).
+  Result<CollectionHandle> CreateIndex(std::string_view ns, std::string_view name, BsonView spec);
+  // Removes an index: its catalog entry and a DeleteRange over its entries, in one atomic write.
+  // NamespaceNotFound if the collection is absent; IndexNotFound if it has no index of that
+  // name; InvalidOptions ("cannot drop _id index") for indexes[0].
+  Status DropIndex(std::string_view ns, std::string_view name);
+
  private:
   friend class Engine;
   explicit Catalog(Engine* engine) : engine_(engine) {}

@@ -8,8 +8,8 @@
 // from it.
 //
 // Error vocabulary (all Status values this module returns): NoSuchKey (not found),
-// NamespaceExists / NamespaceNotFound (catalog), InternalError (I/O or corruption, with
-// RocksDB's message).
+// NamespaceExists / NamespaceNotFound (catalog; Catalog::DropIndex also IndexNotFound and
+// InvalidOptions), InternalError (I/O or corruption, with RocksDB's message).
 #pragma once
 
 #include <atomic>
@@ -80,7 +80,8 @@ class Engine {
                                          std::string_view end) const;
 
   // Allocates the next RecordId of a collection (thread-safe, monotonic; seeded from the largest
-  // stored id the first time a collection is used after open).
+  // stored id the first time a collection is used after open). Returns 0 (never a valid id)
+  // only if that first read fails with an I/O error.
   RecordId NextRecordId(Prefix collection);
 
   // Document count and total BSON bytes of a collection, kept in step with committed writes

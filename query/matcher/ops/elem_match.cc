@@ -1,0 +1,69 @@
+// $elemMatch: the object form (a sub-filter over each array element that is a document) and the
+// value form (operators applied to each element), after MongoDB's parseElemMatch and
+// expression_array.cpp. Neither enters arrays nested inside the array.
+#include "query/matcher/match_expression.h"
+#include "query/matcher/parse_internal.h"
+
+namespace cairn::query {
+
+bool ElemMatchObjectMatchExpression::MatchesSingleElement(const bson_iter_t* value) const {
+  if (value == nullptr || !BSON_ITER_HOLDS_ARRAY(value)) return false;
+  bson_iter_t it;
+  if (!bson_iter_recurse(value, &it)) return false;
+  while (bson_iter_next(&it)) {
+    if ((BSON_ITER_HOLDS_DOCUMENT(&it) || BSON_ITER_HOLDS_ARRAY(&it)) &&
+        sub_->Matches(IterDocument(&it))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool ElemMatchValueMatchExpression::MatchesSingleElement(const bson_iter_t* value) const {
+  if (value == nullptr || !BSON_ITER_HOLDS_ARRAY(value)) return false;
+  bson_iter_t it;
+  if (!bson_iter_recurse(value, &it)) return false;
+  while (bson_iter_next(&it)) {
+    bool all = true;
+    for (const auto& sub : subs_) {
+      if (!sub->MatchesSingleElement(&it)) {
+        all = false;
+        break;
+      }
+    }
+    if (all) return true;
+  }
+  return false;
+}
+
+namespace internal {
+
+Result<MatchExpressionPtr> ParseElemMatch(const OperatorArgs& args) {
+  if (!BSON_ITER_HOLDS_DOCUMENT(args.op)) {
+    return Status(ErrorCode::kBadValue, "$elemMatch needs an Object");
+  }
+  BsonView obj = IterDocument(args.op);
+  // The value form applies when the argument is an operator document whose first operator is
+  // not a top-level one ($and, $or, $where... take the object form).
+  bool value_form = false;
+  if (IsExpressionDocument(args.op, true)) {
+    bson_iter_t first;
+    obj.Init(&first);
+    bson_iter_next(&first);
+    value_form = !IsPathlessOperator(IterKey(&first));
+  }
+  if (value_form) {
+    ListMatchExpression operators(MatchKind::kAnd);
+    CAIRN_RETURN_IF_ERROR(
+        ParseOperatorDocument("", obj, &operators, ParseLevel::kUserSubDocument));
+    return MatchExpressionPtr(std::make_unique<ElemMatchValueMatchExpression>(
+        args.path, operators.ReleaseChildren()));
+  }
+  CAIRN_ASSIGN_OR_RETURN(MatchExpressionPtr sub,
+                         ParseDocument(obj, ParseLevel::kUserSubDocument));
+  return MatchExpressionPtr(
+      std::make_unique<ElemMatchObjectMatchExpression>(args.path, std::move(sub)));
+}
+
+}  // namespace internal
+}  // namespace cairn::query

@@ -1,0 +1,75 @@
+// $in and $nin ($nin is Not($in)): parsing and InMatchExpression, after MongoDB's
+// InMatchExpression (expression_leaf.cpp). Regular expressions in the list are refused until
+// the matcher has PCRE2.
+#include <algorithm>
+
+#include "common/bson_compare.h"
+#include "query/matcher/match_expression.h"
+#include "query/matcher/parse_internal.h"
+
+namespace cairn::query {
+
+InMatchExpression::InMatchExpression(std::string_view path, std::vector<bson_iter_t> equalities)
+    : PathMatchExpression(MatchKind::kIn, path, LeafArrays::kTraverse),
+      equalities_(std::move(equalities)) {
+  auto less = [](const bson_iter_t& a, const bson_iter_t& b) { return CompareValues(&a, &b) < 0; };
+  std::sort(equalities_.begin(), equalities_.end(), less);
+  auto equal = [](const bson_iter_t& a, const bson_iter_t& b) {
+    return CompareValues(&a, &b) == 0;
+  };
+  equalities_.erase(std::unique(equalities_.begin(), equalities_.end(), equal), equalities_.end());
+  for (const bson_iter_t& e : equalities_) {
+    if (BSON_ITER_HOLDS_NULL(&e)) has_null_ = true;
+  }
+}
+
+bool InMatchExpression::MatchesSingleElement(const bson_iter_t* value) const {
+  // A null in the list gives $in the semantics of {$eq: null}: missing and undefined match too.
+  if (value == nullptr || BSON_ITER_HOLDS_UNDEFINED(value)) {
+    if (has_null_) return true;
+    if (value == nullptr) return false;
+  }
+  auto it = std::lower_bound(
+      equalities_.begin(), equalities_.end(), *value,
+      [](const bson_iter_t& a, const bson_iter_t& b) { return CompareValues(&a, &b) < 0; });
+  return it != equalities_.end() && CompareValues(&*it, value) == 0;
+}
+
+namespace internal {
+
+namespace {
+
+Result<MatchExpressionPtr> ParseInList(const OperatorArgs& args) {
+  std::vector<bson_iter_t> equalities;
+  bson_iter_t it;
+  if (!bson_iter_recurse(args.op, &it)) return Status(ErrorCode::kBadValue, "invalid $in array");
+  while (bson_iter_next(&it)) {
+    if (IsExpressionDocument(&it, false)) {
+      return Status(ErrorCode::kBadValue, "cannot nest $ under $in");
+    }
+    if (BSON_ITER_HOLDS_REGEX(&it)) return NotSupportedYet("$regex");
+    equalities.push_back(it);
+  }
+  for (const bson_iter_t& e : equalities) {
+    if (BSON_ITER_HOLDS_UNDEFINED(&e)) {
+      return Status(ErrorCode::kBadValue, "InMatchExpression equality cannot be undefined");
+    }
+  }
+  return MatchExpressionPtr(std::make_unique<InMatchExpression>(args.path, std::move(equalities)));
+}
+
+}  // namespace
+
+Result<MatchExpressionPtr> ParseIn(const OperatorArgs& args) {
+  if (!BSON_ITER_HOLDS_ARRAY(args.op)) return Status(ErrorCode::kBadValue, "$in needs an array");
+  return ParseInList(args);
+}
+
+Result<MatchExpressionPtr> ParseNin(const OperatorArgs& args) {
+  if (!BSON_ITER_HOLDS_ARRAY(args.op)) return Status(ErrorCode::kBadValue, "$nin needs an array");
+  CAIRN_ASSIGN_OR_RETURN(MatchExpressionPtr in, ParseInList(args));
+  return MatchExpressionPtr(std::make_unique<NotMatchExpression>(std::move(in)));
+}
+
+}  // namespace internal
+}  // namespace cairn::query

@@ -1,0 +1,119 @@
+// $and $or $nor (ListMatchExpression), $not (NotMatchExpression), $alwaysTrue/$alwaysFalse:
+// parsing and matching, after MongoDB's expression_tree.cpp and parseTreeTopLevel/parseNot.
+#include <string>
+
+#include "query/matcher/match_expression.h"
+#include "query/matcher/parse_internal.h"
+
+namespace cairn::query {
+
+bool ListMatchExpression::Matches(BsonView doc) const {
+  switch (kind()) {
+    case MatchKind::kAnd:
+      for (const auto& c : children_) {
+        if (!c->Matches(doc)) return false;
+      }
+      return true;
+    case MatchKind::kOr:
+      for (const auto& c : children_) {
+        if (c->Matches(doc)) return true;
+      }
+      return false;
+    default:  // kNor
+      for (const auto& c : children_) {
+        if (c->Matches(doc)) return false;
+      }
+      return true;
+  }
+}
+
+bool ListMatchExpression::MatchesSingleElement(const bson_iter_t* value) const {
+  switch (kind()) {
+    case MatchKind::kAnd:
+      for (const auto& c : children_) {
+        if (!c->MatchesSingleElement(value)) return false;
+      }
+      return true;
+    case MatchKind::kOr:
+      for (const auto& c : children_) {
+        if (c->MatchesSingleElement(value)) return true;
+      }
+      return false;
+    default:  // kNor
+      for (const auto& c : children_) {
+        if (c->MatchesSingleElement(value)) return false;
+      }
+      return true;
+  }
+}
+
+namespace internal {
+
+namespace {
+
+Result<MatchExpressionPtr> ParseTree(MatchKind kind, std::string_view name, const bson_iter_t* op,
+                                     ParseLevel level) {
+  if (!BSON_ITER_HOLDS_ARRAY(op)) {
+    return Status(ErrorCode::kBadValue, std::string(name) + " must be an array");
+  }
+  auto list = std::make_unique<ListMatchExpression>(kind);
+  bson_iter_t it;
+  if (!bson_iter_recurse(op, &it) || !bson_iter_next(&it)) {
+    return Status(ErrorCode::kBadValue, "$and/$or/$nor must be a nonempty array");
+  }
+  do {
+    if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
+      return Status(ErrorCode::kBadValue, "$or/$and/$nor entries need to be full objects");
+    }
+    CAIRN_ASSIGN_OR_RETURN(MatchExpressionPtr sub, ParseDocument(IterDocument(&it), level));
+    list->Add(std::move(sub));
+  } while (bson_iter_next(&it));
+  return MatchExpressionPtr(std::move(list));
+}
+
+Result<MatchExpressionPtr> ParseAlwaysBoolean(bool value, const bson_iter_t* op) {
+  CAIRN_ASSIGN_OR_RETURN(int64_t number, ParseIntegerElementToLong(op));
+  if (number != 1) {
+    return Status(ErrorCode::kFailedToParse,
+                  std::string(value ? "$alwaysTrue" : "$alwaysFalse") +
+                      " must be an integer value of 1");
+  }
+  return MatchExpressionPtr(std::make_unique<AlwaysBooleanMatchExpression>(value));
+}
+
+}  // namespace
+
+Result<MatchExpressionPtr> ParseAnd(const bson_iter_t* op, ParseLevel level) {
+  return ParseTree(MatchKind::kAnd, "$and", op, level);
+}
+
+Result<MatchExpressionPtr> ParseOr(const bson_iter_t* op, ParseLevel level) {
+  return ParseTree(MatchKind::kOr, "$or", op, level);
+}
+
+Result<MatchExpressionPtr> ParseNor(const bson_iter_t* op, ParseLevel level) {
+  return ParseTree(MatchKind::kNor, "$nor", op, level);
+}
+
+Result<MatchExpressionPtr> ParseAlwaysTrue(const bson_iter_t* op, ParseLevel) {
+  return ParseAlwaysBoolean(true, op);
+}
+
+Result<MatchExpressionPtr> ParseAlwaysFalse(const bson_iter_t* op, ParseLevel) {
+  return ParseAlwaysBoolean(false, op);
+}
+
+Result<MatchExpressionPtr> ParseNot(const OperatorArgs& args) {
+  if (BSON_ITER_HOLDS_REGEX(args.op)) return NotSupportedYet("$regex");
+  if (!BSON_ITER_HOLDS_DOCUMENT(args.op)) {
+    return Status(ErrorCode::kBadValue, "$not needs a regex or a document");
+  }
+  BsonView operators = IterDocument(args.op);
+  if (operators.empty()) return Status(ErrorCode::kBadValue, "$not cannot be empty");
+  auto list = std::make_unique<ListMatchExpression>(MatchKind::kAnd);
+  CAIRN_RETURN_IF_ERROR(ParseOperatorDocument(args.path, operators, list.get(), args.level));
+  return MatchExpressionPtr(std::make_unique<NotMatchExpression>(std::move(list)));
+}
+
+}  // namespace internal
+}  // namespace cairn::query

@@ -1,0 +1,99 @@
+// Private to query/matcher: the pieces of the filter parser shared between parse_filter.cc (the
+// driver and the operator tables) and the operator families in ops/*.cc. Follows MongoDB's
+// expression_parser.cpp: parse() for a filter document, parseSub() for an operator document
+// ({$gt: 1, $lt: 5}) on one path, and one parser per operator.
+// To add an operator: write its parser in ops/<family>.cc, declare it here, and move its row in
+// parse_filter.cc's table from "known, not supported yet" to the parser.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/bson_doc.h"
+#include "common/status.h"
+#include "query/matcher/match_expression.h"
+
+namespace cairn::query::internal {
+
+// Where the parser stands (MongoDB's DocumentParseLevel): $where, $text and $expr only apply to
+// the top-level document.
+enum class ParseLevel { kPredicateTopLevel, kUserDocumentTopLevel, kUserSubDocument };
+
+// A filter document ({a: 1, $or: [...]}) → an $and of its parts, unwrapped when it has one.
+Result<MatchExpressionPtr> ParseDocument(BsonView filter, ParseLevel level);
+
+// An operator document on `path` ({$gt: 1, $lt: 5}); appends one node per operator to `root`.
+Status ParseOperatorDocument(std::string_view path, BsonView operators,
+                             ListMatchExpression* root, ParseLevel level);
+
+// MongoDB's isExpressionDocument: a non-empty document whose first field starts with '$' and
+// which is not a DBRef ({$ref, $id}, or with allow_incomplete_dbref any of $ref/$id/$db).
+bool IsExpressionDocument(const bson_iter_t* value, bool allow_incomplete_dbref);
+
+// True for the names of operators that stand where a field name does ("$and", "$comment", ...).
+bool IsPathlessOperator(std::string_view name);
+// True for the names of operators that apply to a path ("$gt", "$in", ...; not "$not").
+bool IsPathOperator(std::string_view name);
+
+// One operator of an operator document: {path: {<op>: <value>, ...}}.
+struct OperatorArgs {
+  std::string_view path;
+  const bson_iter_t* op;  // positioned on the operator element
+  BsonView context;       // the whole operator document
+  ParseLevel level;
+};
+
+// A parser for one path operator; a null result adds nothing ($options beside $regex).
+using OperatorParser = Result<MatchExpressionPtr> (*)(const OperatorArgs& args);
+
+// A parser for one top-level operator ($and, $or, $nor, $alwaysTrue, ...).
+using PathlessParser = Result<MatchExpressionPtr> (*)(const bson_iter_t* op, ParseLevel level);
+
+// Errors shared by the families.
+Status NotSupportedYet(std::string_view op);  // BadValue "operator $x is not supported yet"
+// The element rendered as MongoDB prints a BSONElement in messages: `key: value`.
+std::string ElementToString(const bson_iter_t* element);
+// A number as MongoDB's `<< elt.number()` prints it ("100", "1.5").
+std::string NumberToString(const bson_iter_t* element);
+// MongoDB's BSONElement::parseIntegerElementToLong (FailedToParse with MongoDB's reasons).
+Result<int64_t> ParseIntegerElementToLong(const bson_iter_t* element);
+// MongoDB's BSONElement::parseIntegerElementToNonNegativeInt: the error is FailedToParse with
+// MongoDB's reason ("Expected a non-negative number in: $size: -1", ...).
+Result<int> ParseNonNegativeInt(const bson_iter_t* element);
+// The BSON truthiness MongoDB's trueValue() gives (numbers non-zero, true, non-null...).
+bool TrueValue(const bson_iter_t* element);
+
+// ---- ops/comparison.cc ----
+Result<MatchExpressionPtr> ParseEq(const OperatorArgs& args);
+Result<MatchExpressionPtr> ParseNe(const OperatorArgs& args);
+Result<MatchExpressionPtr> ParseLt(const OperatorArgs& args);
+Result<MatchExpressionPtr> ParseLte(const OperatorArgs& args);
+Result<MatchExpressionPtr> ParseGt(const OperatorArgs& args);
+Result<MatchExpressionPtr> ParseGte(const OperatorArgs& args);
+// Implicit equality {path: value} (also used by $all and DBRef fields).
+Result<MatchExpressionPtr> MakeEquality(std::string_view path, const bson_iter_t* value);
+
+// ---- ops/in.cc ----
+Result<MatchExpressionPtr> ParseIn(const OperatorArgs& args);
+Result<MatchExpressionPtr> ParseNin(const OperatorArgs& args);
+
+// ---- ops/exists.cc ----
+Result<MatchExpressionPtr> ParseExists(const OperatorArgs& args);
+
+// ---- ops/logical.cc ----
+Result<MatchExpressionPtr> ParseAnd(const bson_iter_t* op, ParseLevel level);
+Result<MatchExpressionPtr> ParseOr(const bson_iter_t* op, ParseLevel level);
+Result<MatchExpressionPtr> ParseNor(const bson_iter_t* op, ParseLevel level);
+Result<MatchExpressionPtr> ParseAlwaysTrue(const bson_iter_t* op, ParseLevel level);
+Result<MatchExpressionPtr> ParseAlwaysFalse(const bson_iter_t* op, ParseLevel level);
+Result<MatchExpressionPtr> ParseNot(const OperatorArgs& args);
+
+// ---- ops/elem_match.cc, size.cc, all.cc, type.cc, mod.cc ----
+Result<MatchExpressionPtr> ParseElemMatch(const OperatorArgs& args);
+Result<MatchExpressionPtr> ParseSize(const OperatorArgs& args);
+Result<MatchExpressionPtr> ParseAll(const OperatorArgs& args);
+Result<MatchExpressionPtr> ParseType(const OperatorArgs& args);
+Result<MatchExpressionPtr> ParseMod(const OperatorArgs& args);
+
+}  // namespace cairn::query::internal

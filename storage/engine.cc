@@ -1,0 +1,213 @@
+// Engine: opening and closing RocksDB (options, column families), per-collection counters and
+// RecordId allocation, Flush and ApproximateSize. Records, index entries, write units and the
+// catalog live in their own files.
+#include "storage/engine.h"
+
+#include <rocksdb/cache.h>
+#include <rocksdb/convenience.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/table.h>
+
+#include <algorithm>
+
+#include "storage/engine_impl.h"
+
+namespace cairn::storage {
+
+namespace {
+
+rocksdb::CompressionType PickCompression() {
+  std::vector<rocksdb::CompressionType> supported = rocksdb::GetSupportedCompressions();
+  for (rocksdb::CompressionType c : {rocksdb::kLZ4Compression, rocksdb::kSnappyCompression}) {
+    if (std::find(supported.begin(), supported.end(), c) != supported.end()) return c;
+  }
+  return rocksdb::kNoCompression;
+}
+
+rocksdb::ColumnFamilyOptions MakeCfOptions(const StorageOptions& options,
+                                           const std::shared_ptr<rocksdb::Cache>& cache) {
+  rocksdb::BlockBasedTableOptions table;
+  table.block_cache = cache;  // one LRU cache shared by every column family
+  if (options.bloom_bits_per_key > 0) {
+    table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(options.bloom_bits_per_key, false));
+  }
+  table.whole_key_filtering = true;
+  table.block_size = 16 * 1024;
+
+  rocksdb::ColumnFamilyOptions cf;
+  cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  cf.write_buffer_size = options.write_buffer_bytes;
+  cf.level_compaction_dynamic_level_bytes = true;
+  cf.compression = PickCompression();
+  return cf;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Engine>> Engine::Open(const StorageOptions& options) {
+  if (options.path.empty()) {
+    return Status(ErrorCode::kInternalError, "storage open: no database path given");
+  }
+  rocksdb::DBOptions db_options;
+  db_options.create_if_missing = options.create_if_missing;
+  db_options.create_missing_column_families = true;
+  db_options.IncreaseParallelism(2);
+  // The catalog CF takes only small counter writes, so its memtable would pin old WAL files for
+  // a long time; bound the WAL so such column families get flushed and recovery stays short.
+  db_options.max_total_wal_size = 4 * static_cast<uint64_t>(options.write_buffer_bytes);
+  db_options.keep_log_file_num = 5;
+
+  std::shared_ptr<rocksdb::Cache> cache = rocksdb::NewLRUCache(options.block_cache_bytes);
+  rocksdb::ColumnFamilyOptions cf_options = MakeCfOptions(options, cache);
+
+  // Open every column family the database has (RocksDB requires it) plus the ones we need.
+  std::vector<std::string> names;
+  rocksdb::Status listed = rocksdb::DB::ListColumnFamilies(db_options, options.path, &names);
+  if (!listed.ok()) names.clear();  // a new database; DB::Open reports real problems
+  for (const char* needed : {rocksdb::kDefaultColumnFamilyName.c_str(), kCatalogCf,
+                             kDocumentsCf, kIndexCf}) {
+    if (std::find(names.begin(), names.end(), needed) == names.end()) names.push_back(needed);
+  }
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+  for (const std::string& name : names) descriptors.emplace_back(name, cf_options);
+
+  auto impl = std::make_unique<Impl>();
+  impl->options = options;
+  impl->write_options.sync = options.sync_writes;
+  impl->write_options.disableWAL = false;
+  rocksdb::Status s =
+      rocksdb::DB::Open(db_options, options.path, descriptors, &impl->handles, &impl->db);
+  if (!s.ok()) return FromRocks(s, "open");
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == rocksdb::kDefaultColumnFamilyName) impl->default_cf = impl->handles[i];
+    if (names[i] == kCatalogCf) impl->catalog_cf = impl->handles[i];
+    if (names[i] == kDocumentsCf) impl->documents_cf = impl->handles[i];
+    if (names[i] == kIndexCf) impl->index_cf = impl->handles[i];
+  }
+
+  std::unique_ptr<Engine> engine(new Engine(std::move(impl)));
+  engine->impl_->catalog.reset(new Catalog(engine.get()));
+  CAIRN_RETURN_IF_ERROR(engine->impl_->catalog->Load());
+  return engine;
+}
+
+Engine::Engine(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Engine::~Engine() = default;
+
+Engine::Impl::~Impl() {
+  catalog.reset();
+  if (db == nullptr) return;
+  db->FlushWAL(/*sync=*/true).PermitUncheckedError();
+  for (rocksdb::ColumnFamilyHandle* h : handles) db->DestroyColumnFamilyHandle(h).PermitUncheckedError();
+  handles.clear();
+  db->Close().PermitUncheckedError();
+  delete db;
+  db = nullptr;
+}
+
+Catalog& Engine::catalog() { return *impl_->catalog; }
+
+CollectionState* Engine::Impl::FindState(Prefix p) const {
+  std::shared_lock lock(states_mu);
+  auto it = states.find(p);
+  return it == states.end() ? nullptr : it->second.get();
+}
+
+CollectionState* Engine::Impl::GetOrCreateState(Prefix p) {
+  if (CollectionState* st = FindState(p)) return st;
+  std::unique_lock lock(states_mu);
+  std::unique_ptr<CollectionState>& slot = states[p];
+  if (!slot) slot = std::make_unique<CollectionState>();
+  return slot.get();
+}
+
+rocksdb::ReadOptions Engine::Impl::ScanReadOptions() const {
+  rocksdb::ReadOptions ro;
+  ro.fill_cache = true;
+  return ro;
+}
+
+Result<RecordId> Engine::Impl::LargestStoredId(Prefix p) const {
+  std::string lower = EncodePrefix(p);
+  std::string upper = PrefixEnd(p);
+  rocksdb::Slice lower_slice(lower);
+  rocksdb::ReadOptions ro;
+  ro.iterate_lower_bound = &lower_slice;
+  ro.fill_cache = false;
+  std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(ro, documents_cf));
+  it->SeekForPrev(upper);
+  if (!it->Valid()) {
+    CAIRN_RETURN_IF_ERROR(FromRocks(it->status(), "seek largest record id"));
+    return RecordId{0};
+  }
+  rocksdb::Slice key = it->key();
+  if (key.size() != kRecordKeySize || ReadBigEndian32(key.data()) != p) return RecordId{0};
+  return static_cast<RecordId>(ReadBigEndian64(key.data() + 4));
+}
+
+RecordId Engine::NextRecordId(Prefix collection) {
+  CollectionState* st = impl_->GetOrCreateState(collection);
+  if (!st->id_seeded.load(std::memory_order_acquire)) {
+    std::lock_guard lock(st->seed_mu);
+    if (!st->id_seeded.load(std::memory_order_relaxed)) {
+      Result<RecordId> largest = impl_->LargestStoredId(collection);
+      if (!largest.ok()) return 0;  // cannot know which ids are free: refuse (documented)
+      int64_t cur = st->last_id.load();
+      while (*largest > cur && !st->last_id.compare_exchange_weak(cur, *largest)) {
+      }
+      st->id_seeded.store(true, std::memory_order_release);
+    }
+  }
+  return st->last_id.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
+int64_t Engine::RecordCount(Prefix collection) const {
+  CollectionState* st = impl_->FindState(collection);
+  return st ? st->count.load(std::memory_order_acquire) : 0;
+}
+
+int64_t Engine::DataSize(Prefix collection) const {
+  CollectionState* st = impl_->FindState(collection);
+  return st ? st->data_size.load(std::memory_order_acquire) : 0;
+}
+
+uint64_t Engine::ApproximateSize(Prefix collection, const std::vector<Prefix>& indexes) const {
+  rocksdb::SizeApproximationOptions o;
+  o.include_memtables = true;
+  o.include_files = true;
+  uint64_t total = 0;
+
+  std::string begin = EncodePrefix(collection), end = PrefixEnd(collection);
+  rocksdb::Range range(begin, end);
+  uint64_t size = 0;
+  if (impl_->db->GetApproximateSizes(o, impl_->documents_cf, &range, 1, &size).ok()) total += size;
+
+  if (!indexes.empty()) {
+    std::vector<std::string> bounds;
+    bounds.reserve(indexes.size() * 2);
+    for (Prefix p : indexes) {
+      bounds.push_back(EncodePrefix(p));
+      bounds.push_back(PrefixEnd(p));
+    }
+    std::vector<rocksdb::Range> ranges;
+    for (size_t i = 0; i < indexes.size(); ++i) ranges.emplace_back(bounds[2 * i], bounds[2 * i + 1]);
+    std::vector<uint64_t> sizes(indexes.size(), 0);
+    if (impl_->db
+            ->GetApproximateSizes(o, impl_->index_cf, ranges.data(), static_cast<int>(ranges.size()),
+                                  sizes.data())
+            .ok()) {
+      for (uint64_t s : sizes) total += s;
+    }
+  }
+  return total;
+}
+
+Status Engine::Flush() {
+  rocksdb::FlushOptions fo;
+  fo.wait = true;
+  return FromRocks(
+      impl_->db->Flush(fo, {impl_->catalog_cf, impl_->documents_cf, impl_->index_cf}), "flush");
+}
+
+}  // namespace cairn::storage

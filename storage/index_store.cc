@@ -1,0 +1,75 @@
+// Index entries: reads of the "index" column family (point Get and range cursors). The key and
+// value bytes are opaque here (index/key_string and the server give them meaning). Writes go
+// through WriteUnit (write_unit.cc).
+//
+// Grammar (DO NOT CHANGE: on disk):
+//   index CF key   := index_prefix:uint32 BE  key_bytes (opaque, ordered by memcmp)
+//   index CF value := value_bytes (opaque; the _id index stores EncodeRecordId(id), 8 BE)
+#include "storage/engine_impl.h"
+
+namespace cairn::storage {
+
+Status Engine::GetIndexEntry(Prefix index, std::string_view key, std::string* value,
+                             bool* found) const {
+  rocksdb::ReadOptions ro;
+  ro.fill_cache = true;
+  rocksdb::Status s = impl_->db->Get(ro, impl_->index_cf, IndexKey(index, key), value);
+  *found = s.ok();
+  if (s.IsNotFound()) return Status::OK();
+  return FromRocks(s, "get index entry");
+}
+
+namespace {
+
+// A forward cursor over [lower, upper) of the index CF; key() strips the 4-byte prefix.
+class RocksIndexCursor final : public IndexCursor {
+ public:
+  RocksIndexCursor(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, rocksdb::ReadOptions ro,
+                   std::string lower, std::string upper)
+      : lower_(std::move(lower)), upper_(std::move(upper)) {
+    lower_slice_ = rocksdb::Slice(lower_);
+    upper_slice_ = rocksdb::Slice(upper_);
+    ro.iterate_lower_bound = &lower_slice_;
+    ro.iterate_upper_bound = &upper_slice_;
+    it_.reset(db->NewIterator(ro, cf));  // snapshot pinned here
+  }
+
+  bool Next() override {
+    if (!started_) {
+      started_ = true;
+      it_->SeekToFirst();
+    } else if (it_->Valid()) {
+      it_->Next();
+    } else {
+      return false;
+    }
+    return it_->Valid();
+  }
+
+  std::string_view key() const override {
+    rocksdb::Slice k = it_->key();
+    return std::string_view(k.data() + 4, k.size() - 4);
+  }
+  std::string_view value() const override {
+    rocksdb::Slice v = it_->value();
+    return std::string_view(v.data(), v.size());
+  }
+  Status status() const override { return FromRocks(it_->status(), "scan index"); }
+
+ private:
+  std::string lower_, upper_;
+  rocksdb::Slice lower_slice_, upper_slice_;
+  bool started_ = false;
+  std::unique_ptr<rocksdb::Iterator> it_;
+};
+
+}  // namespace
+
+std::unique_ptr<IndexCursor> Engine::ScanIndex(Prefix index, std::string_view start,
+                                               std::string_view end) const {
+  std::string upper = end.empty() ? PrefixEnd(index) : IndexKey(index, end);
+  return std::make_unique<RocksIndexCursor>(impl_->db, impl_->index_cf, impl_->ScanReadOptions(),
+                                            IndexKey(index, start), std::move(upper));
+}
+
+}  // namespace cairn::storage

@@ -1,0 +1,106 @@
+// WriteUnit: one client write gathered in a RocksDB WriteBatch (documents, index entries and
+// counter updates) and committed with a single db->Write, so it applies entirely or not at all.
+// Counter values are computed, written and published under Engine::Impl::commit_mu.
+#include <rocksdb/write_batch.h>
+
+#include "storage/engine_impl.h"
+
+namespace cairn::storage {
+
+struct WriteUnit::Impl {
+  struct CountDelta {
+    Prefix prefix;
+    int64_t count;
+    int64_t size;
+  };
+  Engine::Impl* engine = nullptr;
+  rocksdb::WriteBatch batch;
+  std::vector<CountDelta> deltas;  // one per collection; a unit rarely touches more than one
+};
+
+WriteUnit::WriteUnit(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+WriteUnit::WriteUnit(WriteUnit&&) noexcept = default;
+WriteUnit& WriteUnit::operator=(WriteUnit&&) noexcept = default;
+WriteUnit::~WriteUnit() = default;
+
+WriteUnit Engine::BeginWrite() {
+  auto impl = std::make_unique<WriteUnit::Impl>();
+  impl->engine = impl_.get();
+  return WriteUnit(std::move(impl));
+}
+
+void WriteUnit::PutRecord(Prefix collection, RecordId id, BsonView document) {
+  impl_->batch
+      .Put(impl_->engine->documents_cf, RecordKey(collection, id),
+           rocksdb::Slice(reinterpret_cast<const char*>(document.data()), document.size()))
+      .PermitUncheckedError();
+}
+
+void WriteUnit::DeleteRecord(Prefix collection, RecordId id) {
+  impl_->batch.Delete(impl_->engine->documents_cf, RecordKey(collection, id))
+      .PermitUncheckedError();
+}
+
+void WriteUnit::PutIndexEntry(Prefix index, std::string_view key, std::string_view value) {
+  impl_->batch
+      .Put(impl_->engine->index_cf, IndexKey(index, key), rocksdb::Slice(value.data(), value.size()))
+      .PermitUncheckedError();
+}
+
+void WriteUnit::DeleteIndexEntry(Prefix index, std::string_view key) {
+  impl_->batch.Delete(impl_->engine->index_cf, IndexKey(index, key)).PermitUncheckedError();
+}
+
+void WriteUnit::AdjustCounts(Prefix collection, int64_t count_delta, int64_t size_delta) {
+  for (Impl::CountDelta& d : impl_->deltas) {
+    if (d.prefix == collection) {
+      d.count += count_delta;
+      d.size += size_delta;
+      return;
+    }
+  }
+  impl_->deltas.push_back({collection, count_delta, size_delta});
+}
+
+bool WriteUnit::empty() const { return impl_->batch.Count() == 0 && impl_->deltas.empty(); }
+
+size_t WriteUnit::ApproximateBytes() const { return impl_->batch.GetDataSize(); }
+
+Status WriteUnit::Commit() {
+  Engine::Impl* e = impl_->engine;
+  Status result;
+  if (impl_->deltas.empty()) {
+    if (impl_->batch.Count() > 0) {
+      result = FromRocks(e->db->Write(e->write_options, &impl_->batch), "write");
+    }
+  } else {
+    struct Publish {
+      CollectionState* state;
+      int64_t count;
+      int64_t size;
+    };
+    std::vector<Publish> publish;
+    std::lock_guard lock(e->commit_mu);
+    for (const Impl::CountDelta& d : impl_->deltas) {
+      CollectionState* st = e->GetOrCreateState(d.prefix);
+      if (st->dropped) continue;  // dropped meanwhile: its counter key must stay deleted
+      int64_t count = st->count.load(std::memory_order_relaxed) + d.count;
+      int64_t size = st->data_size.load(std::memory_order_relaxed) + d.size;
+      impl_->batch.Put(e->catalog_cf, CountsKey(d.prefix), EncodeCounts(count, size))
+          .PermitUncheckedError();
+      publish.push_back({st, count, size});
+    }
+    result = FromRocks(e->db->Write(e->write_options, &impl_->batch), "write");
+    if (result.ok()) {
+      for (const Publish& p : publish) {
+        p.state->count.store(p.count, std::memory_order_release);
+        p.state->data_size.store(p.size, std::memory_order_release);
+      }
+    }
+  }
+  impl_->batch.Clear();
+  impl_->deltas.clear();
+  return result;
+}
+
+}  // namespace cairn::storage
