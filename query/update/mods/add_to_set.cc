@@ -1,0 +1,93 @@
+// $addToSet: appends the operand (or each value of {$each: [...]}, duplicates in the list
+// removed) unless an equal value is already in the array; creates the array when missing.
+// A non-array field is BadValue. MongoDB: addtoset_node.cpp.
+#include "common/bson_compare.h"
+#include "query/update/update_internal.h"
+
+namespace cairn::query::update_internal {
+namespace {
+
+class AddToSetModifier final : public Modifier {
+ public:
+  explicit AddToSetModifier(std::vector<bson_iter_t> values) : values_(std::move(values)) {}
+
+  bool AllowCreation() const override { return true; }
+
+  Result<bool> UpdateExisting(ApplyContext& ctx, ElementRef element,
+                              std::string_view path) const override {
+    Node& node = element.node();
+    if (!node.IsArray()) {
+      return Status(ErrorCode::kBadValue,
+                    "Cannot apply $addToSet to non-array field. Field named '" + element.name() +
+                        "' has non-array type " + std::string(BsonTypeName(node.type)));
+    }
+    node.Expand();
+    std::vector<bson_iter_t> existing;
+    existing.reserve(node.kids.size());
+    for (const auto& kid : node.kids) existing.push_back(ctx.IterOf(kid.second));
+    bool changed = false;
+    for (const bson_iter_t& value : values_) {
+      bool present = false;
+      for (const bson_iter_t& e : existing) {
+        if (CompareValues(&e, &value) == 0) {
+          present = true;
+          break;
+        }
+      }
+      if (present) continue;
+      node.kids.emplace_back(std::string(), Node::FromIter(&value));
+      changed = true;
+    }
+    return changed;
+  }
+
+  Result<Node> NewValue(ApplyContext& ctx) const override {
+    Node array = Node::NewArray();
+    for (const bson_iter_t& value : values_) {
+      array.kids.emplace_back(std::string(), Node::FromIter(&value));
+    }
+    return array;
+  }
+
+ private:
+  std::vector<bson_iter_t> values_;  // deduplicated, in operand order
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Modifier>> MakeAddToSet(const ModifierArg& arg) {
+  std::vector<bson_iter_t> values;
+  bool is_each = false;
+  if (BSON_ITER_HOLDS_DOCUMENT(&arg.value)) {
+    BsonView operand = IterDocument(&arg.value);
+    bson_iter_t first;
+    if (operand.Init(&first) && bson_iter_next(&first) && IterKey(&first) == "$each") {
+      is_each = true;
+      if (!BSON_ITER_HOLDS_ARRAY(&first)) {
+        return Status(ErrorCode::kTypeMismatch,
+                      "The argument to $each in $addToSet must be an array but it was of type " +
+                          std::string(BsonTypeName(bson_iter_type(&first))));
+      }
+      if (operand.CountKeys() > 1) {
+        return Status(ErrorCode::kBadValue,
+                      "Found unexpected fields after $each in $addToSet: " + ToShellString(operand));
+      }
+      bson_iter_t item;
+      bson_iter_recurse(&first, &item);
+      while (bson_iter_next(&item)) {
+        bool duplicate = false;
+        for (const bson_iter_t& seen : values) {
+          if (CompareValues(&seen, &item) == 0) {
+            duplicate = true;
+            break;
+          }
+        }
+        if (!duplicate) values.push_back(item);
+      }
+    }
+  }
+  if (!is_each) values.push_back(arg.value);
+  return std::unique_ptr<Modifier>(new AddToSetModifier(std::move(values)));
+}
+
+}  // namespace cairn::query::update_internal

@@ -1,0 +1,61 @@
+// $pullAll: removes every array element equal (canonical comparison: numbers by value) to one
+// of the operand array's values. MongoDB: pullall_node.cpp (an ArrayCullingNode, hence the
+// "$pull" in its non-array error).
+#include "common/bson_compare.h"
+#include "query/update/update_internal.h"
+
+namespace cairn::query::update_internal {
+namespace {
+
+class PullAllModifier final : public Modifier {
+ public:
+  explicit PullAllModifier(std::vector<bson_iter_t> values) : values_(std::move(values)) {}
+
+  bool AllowCreation() const override { return false; }
+
+  Result<bool> UpdateExisting(ApplyContext& ctx, ElementRef element,
+                              std::string_view path) const override {
+    Node& node = element.node();
+    if (!node.IsArray()) {
+      return Status(ErrorCode::kBadValue, "Cannot apply $pull to a non-array value");
+    }
+    node.Expand();
+    auto& kids = node.kids;
+    size_t kept = 0;
+    for (size_t i = 0; i < kids.size(); ++i) {
+      bson_iter_t it = ctx.IterOf(kids[i].second);
+      bool matches = false;
+      for (const bson_iter_t& value : values_) {
+        if (CompareValues(&it, &value) == 0) {
+          matches = true;
+          break;
+        }
+      }
+      if (matches) continue;
+      if (kept != i) kids[kept] = std::move(kids[i]);
+      ++kept;
+    }
+    if (kept == kids.size()) return false;
+    kids.resize(kept);
+    return true;
+  }
+
+ private:
+  std::vector<bson_iter_t> values_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Modifier>> MakePullAll(const ModifierArg& arg) {
+  if (!BSON_ITER_HOLDS_ARRAY(&arg.value)) {
+    return Status(ErrorCode::kBadValue, "$pullAll requires an array argument but was given a " +
+                                            std::string(BsonTypeName(bson_iter_type(&arg.value))));
+  }
+  std::vector<bson_iter_t> values;
+  bson_iter_t item;
+  bson_iter_recurse(&arg.value, &item);
+  while (bson_iter_next(&item)) values.push_back(item);
+  return std::unique_ptr<Modifier>(new PullAllModifier(std::move(values)));
+}
+
+}  // namespace cairn::query::update_internal

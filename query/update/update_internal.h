@@ -1,0 +1,173 @@
+// Internal to query/update: the mutable document tree an update is applied to, the per-apply
+// context, and the Modifier interface every update operator implements (one file per operator
+// under update/mods/). Not a public API: only update.cc and update/mods/*.cc include it.
+#pragma once
+
+#include <bson/bson.h>
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "common/bson_doc.h"
+#include "common/status.h"
+
+namespace cairn::query::update_internal {
+
+// One value of the document being updated. A value is either "raw" (an unexpanded BSON value:
+// a positioned iterator into bytes owned by the original document, the update spec or the
+// ApplyContext arena) or an expanded document/array whose children can be edited. Only the
+// values an update walks through are expanded; everything else is copied as bytes.
+struct Node {
+  bson_type_t type = BSON_TYPE_EOD;
+  bool expanded = false;
+  bson_iter_t raw{};                              // valid when !expanded
+  std::vector<std::pair<std::string, Node>> kids;  // when expanded (names unused for arrays)
+
+  static Node FromIter(const bson_iter_t* it);
+  static Node NewDocument();
+  static Node NewArray();
+
+  bool IsDocument() const { return type == BSON_TYPE_DOCUMENT; }
+  bool IsArray() const { return type == BSON_TYPE_ARRAY; }
+  bool IsContainer() const { return IsDocument() || IsArray(); }
+
+  // Turns a raw document/array into an editable one (no-op otherwise).
+  void Expand();
+  // Child lookup: documents by field name (first match), arrays by base-10 index. Expands.
+  bool ChildIndex(std::string_view name, size_t* index);
+  Node* Child(std::string_view name);
+};
+
+// An unsigned base-10 array index ("0", "12"); false for anything else.
+bool ParseArrayIndex(std::string_view s, size_t* out);
+
+// Appends `node` under `key`.
+void AppendNode(bson_t* out, std::string_view key, const Node& node);
+
+// Splits a dotted path ("a.b.0") into its components (empty components kept).
+std::vector<std::string> SplitPath(std::string_view path);
+std::string JoinPath(const std::vector<std::string>& parts);
+
+// State of one Update::Apply call: the document tree and an arena owning values made during
+// the update. Not thread-safe; lives for one Apply.
+class ApplyContext {
+ public:
+  ApplyContext(BsonView original, bool is_upsert_insert);
+
+  Node* root() { return &root_; }
+  bool is_upsert_insert() const { return is_upsert_insert_; }
+
+  // A raw node over a value appended by `build(bson_t* doc, const char* key)` (which must append
+  // exactly one element with the given key). The bytes live in the arena.
+  template <typename F>
+  Node MakeValue(F&& build) {
+    BsonDoc& doc = arena_.emplace_back();
+    build(doc.get(), "v");
+    bson_iter_t it;
+    bson_iter_init(&it, doc.get());
+    bson_iter_next(&it);
+    return Node::FromIter(&it);
+  }
+  Node Null();
+
+  // An iterator positioned on `node`'s value (expanded nodes are serialised into the arena).
+  bson_iter_t IterOf(const Node& node);
+  // MongoDB's shell-style rendering of `node`'s value, e.g. `{ a: 1 }` or `"x"`.
+  std::string Shell(const Node& node);
+  // "_id: 1" (MongoDB's idElem.toString()) or "no id": for messages naming the document.
+  std::string IdForMessage();
+
+ private:
+  std::deque<BsonDoc> arena_;
+  Node root_;
+  bool is_upsert_insert_;
+};
+
+// An existing element of the document: parent->kids[index].
+struct ElementRef {
+  Node* parent;
+  size_t index;
+  Node& node() const { return parent->kids[index].second; }
+  const std::string& name() const { return parent->kids[index].first; }
+};
+
+// One update operator bound to one path ($set: {"a.b": 1} → a Set modifier for "a.b"). Built by
+// a ModifierFactory at Parse (validating its operand with MongoDB's errors), then applied to
+// each document. Immutable after construction; its iterators point into the Update's own copy
+// of the update document.
+class Modifier {
+ public:
+  virtual ~Modifier() = default;
+
+  // Whether a missing path is created (its value from NewValue) or left alone (no-op).
+  virtual bool AllowCreation() const = 0;
+  // False when the modifier does nothing in this application ($setOnInsert on an update).
+  virtual bool Applies(const ApplyContext& ctx) const { return true; }
+  // Updates the existing element at `path` (dotted, as taken through the document). Returns
+  // whether it changed (false: a no-op).
+  virtual Result<bool> UpdateExisting(ApplyContext& ctx, ElementRef element,
+                                      std::string_view path) const = 0;
+  // The value of the element created at a missing path (only when AllowCreation()).
+  virtual Result<Node> NewValue(ApplyContext& ctx) const;
+
+  // A modifier that needs more than its own element ($rename reads and removes another path)
+  // returns true and implements ApplyAtSite instead of UpdateExisting/NewValue.
+  virtual bool HandlesSite() const { return false; }
+  virtual Status ApplyAtSite(ApplyContext& ctx, const struct LeafSite& site, bool* changed) const;
+};
+
+// Where a modifier applies: the existing element at its path, or the deepest existing ancestor
+// and the components still to create (MongoDB's pathTaken / pathToCreate).
+struct LeafSite {
+  Node* element;                       // the element at the path, or its deepest existing ancestor
+  std::optional<ElementRef> existing;  // set when the path exists
+  const std::vector<std::string>* taken;
+  const std::vector<std::string>* create;
+};
+
+// Sets `value` at `site` (replacing the element or creating the path), with MongoDB's
+// PathNotViable, immutable _id and top-level $-field checks. Defined in update.cc.
+Status SetAtSite(ApplyContext& ctx, const LeafSite& site, Node value, bool* changed);
+
+// What a modifier factory receives: the operator, the field path and the operand.
+struct ModifierArg {
+  std::string_view op;    // "$set"
+  std::string_view path;  // "a.b"
+  bson_iter_t value;      // the operand, positioned; points into the Update's copy of the spec
+};
+
+using ModifierFactory = Result<std::unique_ptr<Modifier>> (*)(const ModifierArg& arg);
+
+// Factories, one per operator file under update/mods/.
+Result<std::unique_ptr<Modifier>> MakeSet(const ModifierArg& arg);          // mods/set.cc
+Result<std::unique_ptr<Modifier>> MakeSetOnInsert(const ModifierArg& arg);  // mods/set.cc
+Result<std::unique_ptr<Modifier>> MakeUnset(const ModifierArg& arg);        // mods/unset.cc
+Result<std::unique_ptr<Modifier>> MakeInc(const ModifierArg& arg);          // mods/inc.cc
+Result<std::unique_ptr<Modifier>> MakeMul(const ModifierArg& arg);          // mods/inc.cc
+Result<std::unique_ptr<Modifier>> MakePush(const ModifierArg& arg);         // mods/push.cc
+Result<std::unique_ptr<Modifier>> MakePull(const ModifierArg& arg);         // mods/pull.cc
+Result<std::unique_ptr<Modifier>> MakePullAll(const ModifierArg& arg);      // mods/pull_all.cc
+Result<std::unique_ptr<Modifier>> MakeMin(const ModifierArg& arg);          // mods/min_max.cc
+Result<std::unique_ptr<Modifier>> MakeMax(const ModifierArg& arg);          // mods/min_max.cc
+Result<std::unique_ptr<Modifier>> MakeAddToSet(const ModifierArg& arg);     // mods/add_to_set.cc
+Result<std::unique_ptr<Modifier>> MakePop(const ModifierArg& arg);          // mods/pop.cc
+Result<std::unique_ptr<Modifier>> MakeCurrentDate(const ModifierArg& arg);  // mods/current_date.cc
+// $rename: `arg.path` is the source, `arg.value` the destination string. Parse places the
+// returned modifier at the destination and MakeRenameSourcePlaceholder's at the source (so both
+// paths conflict with other operators'). mods/rename.cc.
+Result<std::unique_ptr<Modifier>> MakeRename(const ModifierArg& arg);
+std::unique_ptr<Modifier> MakeRenameSourcePlaceholder();
+
+// Shared helpers for modifiers.
+// True when a and b have the same type and identical value bytes (MongoDB's binaryEqualValues).
+bool BinaryEqualValues(const bson_iter_t* a, const bson_iter_t* b);
+// MongoDB's `BSONElement::toString()` of an operand: `a.b: "x"`.
+std::string ElementToString(std::string_view key, const bson_iter_t* value);
+
+}  // namespace cairn::query::update_internal
