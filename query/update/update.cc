@@ -378,7 +378,7 @@ Status ValidateIdForStorage(const bson_iter_t* id) {
 
 Status CheckResultSize(const bson_t* out) {
   if (out->len > static_cast<uint32_t>(kMaxBsonObjectSize)) {
-    return Status(ErrorCode::kLocation17419,
+    return Status(ErrorCode::kBSONObjectTooLarge,
                   "Resulting document after update is larger than " +
                       std::to_string(kMaxBsonObjectSize));
   }

@@ -1,0 +1,31 @@
+// DoubleDoubleSum: compensated summation keeping the total as an unevaluated pair of doubles
+// (rounded sum + remainder), the way MongoDB's DoubleDoubleSummation does, so $sum/$avg give
+// MongoDB's results: sums of int32/int64 are exact (up to 2^106), doubles are summed with
+// ~107 bits, and the int64 range check rounds the pair correctly. Value type; not thread-safe.
+#pragma once
+
+#include <cstdint>
+
+namespace cairn::query {
+
+class DoubleDoubleSum {
+ public:
+  void AddDouble(double x);
+  // Exact: the integer is split into two halves that doubles hold exactly.
+  void AddLong(int64_t x);
+
+  // The double nearest the total (the plain sum when the pair became NaN, e.g. inf + -inf).
+  double GetDouble() const;
+
+  // True when the total, rounded to an integer, is within int64.
+  bool FitsLong() const;
+  // The total rounded to the nearest integer (halves away from zero). Requires FitsLong().
+  int64_t GetLong() const;
+
+ private:
+  double sum_ = 0.0;
+  double addend_ = 0.0;
+  double plain_ = 0.0;  // uncompensated sum, for infinities and NaN
+};
+
+}  // namespace cairn::query

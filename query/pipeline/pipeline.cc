@@ -1,0 +1,59 @@
+// Pipeline (pipeline.h): parse in MongoDB's two passes — first the shape of every element (the
+// aggregate command's type check and LiteParsedPipeline: 14, 40323, 40324), then each stage's
+// full parse in order — then optimise with each stage's OptimizeAt, and bind executors.
+#include "query/pipeline/pipeline.h"
+
+#include "query/matcher/matcher.h"
+#include "query/pipeline/stage.h"
+#include "query/pipeline/stage_registry.h"
+
+namespace cairn::query {
+
+Result<Pipeline> Pipeline::Parse(BsonView pipeline_array, const PipelineOptions& options) {
+  bson_iter_t it;
+  if (!pipeline_array.Init(&it)) {
+    return Status(ErrorCode::kTypeMismatch, "'pipeline' option must be specified as an array");
+  }
+  while (bson_iter_next(&it)) {
+    CAIRN_RETURN_IF_ERROR(CheckStageShape(&it));
+  }
+
+  StageList stages;
+  pipeline_array.Init(&it);
+  while (bson_iter_next(&it)) {
+    CAIRN_ASSIGN_OR_RETURN(StagePtr stage, ParseStage(IterDocument(&it), options));
+    stages.push_back(std::move(stage));
+  }
+
+  size_t index = 0;
+  while (index < stages.size()) {
+    StagePtr current = stages[index];  // keeps the stage alive while it replaces itself
+    index = current->OptimizeAt(index, &stages);
+  }
+
+  Pipeline pipeline;
+  pipeline.stages_ = std::make_shared<const StageList>(std::move(stages));
+  return pipeline;
+}
+
+BsonView Pipeline::leading_match() const {
+  if (stages_ == nullptr || stages_->empty()) return BsonView();
+  const Matcher* matcher = stages_->front()->matcher();
+  return matcher != nullptr ? matcher->filter() : BsonView();
+}
+
+std::unique_ptr<DocumentSource> Pipeline::Bind(std::unique_ptr<DocumentSource> input,
+                                               bool skip_leading_match) const {
+  std::unique_ptr<DocumentSource> source = std::move(input);
+  if (stages_ == nullptr) return source;
+  size_t first = 0;
+  if (skip_leading_match && !stages_->empty() && stages_->front()->matcher() != nullptr) {
+    first = 1;
+  }
+  for (size_t i = first; i < stages_->size(); ++i) {
+    source = (*stages_)[i]->Bind(std::move(source));
+  }
+  return source;
+}
+
+}  // namespace cairn::query

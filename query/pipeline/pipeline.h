@@ -1,0 +1,54 @@
+// Pipeline: an aggregation pipeline parsed through the stage registry (stage_registry.h),
+// optimised (a $sort followed by $limit keeps only the top N), and bound to an input stream into
+// a chain of executors. Parsing reports MongoDB's codes: 40323 (stage object with != 1 field),
+// 40324 (unknown stage name), each stage's own argument errors, and BadValue naming a MongoDB
+// stage Cairn does not implement yet.
+//
+// A Pipeline is immutable after Parse and cheap to copy (its stages are shared); executors built
+// by Bind() hold per-cursor state and must not outlive the Pipeline.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "common/bson_doc.h"
+#include "common/status.h"
+#include "query/pipeline/document_source.h"
+
+namespace cairn::query {
+
+class Stage;  // query/pipeline/stage.h
+
+// Per-pipeline limits.
+struct PipelineOptions {
+  // Bytes a blocking stage ($sort, $group) may hold before it fails with
+  // QueryExceededMemoryLimitNoDiskUseAllowed (292); spilling to disk comes later.
+  // Default: 100 MB (MongoDB's internalQueryMaxBlockingSortMemoryUsageBytes and
+  // internalDocumentSourceGroupMaxMemoryBytes).
+  int64_t max_memory_bytes = 100 * 1024 * 1024;
+};
+
+class Pipeline {
+ public:
+  // Parses a pipeline array (the bytes of the BSON array). Errors as described above.
+  static Result<Pipeline> Parse(BsonView pipeline_array, const PipelineOptions& options = {});
+
+  // The leading $match's filter when the pipeline starts with one (the server turns it into its
+  // query: _id point lookups, later index scans), so Bind can skip it; empty view otherwise.
+  // Valid while the Pipeline lives.
+  BsonView leading_match() const;
+
+  // Builds the executor over `input` (documents of the collection, already filtered by
+  // leading_match() when skip_leading_match is true). The Pipeline must outlive the result.
+  std::unique_ptr<DocumentSource> Bind(std::unique_ptr<DocumentSource> input,
+                                       bool skip_leading_match) const;
+
+  // Number of stages after optimisation (for tests and explain).
+  size_t size() const { return stages_ ? stages_->size() : 0; }
+
+ private:
+  std::shared_ptr<const std::vector<std::shared_ptr<const Stage>>> stages_;
+};
+
+}  // namespace cairn::query

@@ -1,0 +1,258 @@
+// $group: groups documents by an _id and folds each group's documents through accumulators
+// (accumulators/). Cairn supports an _id that is a constant or one field path ("$a.b"), and
+// accumulators whose operand is a constant or a field path (operand.h); the rest is refused at
+// parse time. Parse errors follow DocumentSourceGroup / AccumulationStatement, in their order:
+// 15947 (not an object), 15948 (two _id), 40234 (not an accumulator object), 40235 ('.' in the
+// name), 40236 ('$' name), 40238 (several accumulators), 40237 (array operand), 15952 (unknown
+// accumulator), TypeMismatch ($count with arguments), 17390 (inclusion-style _id), 15955 (no
+// _id). Execution: a missing _id value groups as null; keys compare with MongoDB's value
+// comparison (1, 1.0 and NumberLong(1) are one group, shown as the first seen); groups come out
+// in first-seen order (MongoDB leaves it unspecified); no input, no output. Blocking: fails with
+// 292 past PipelineOptions::max_memory_bytes.
+#include <map>
+#include <vector>
+
+#include "query/pipeline/accumulators/accumulator.h"
+#include "query/pipeline/operand.h"
+#include "query/pipeline/stages/stage_parsers.h"
+#include "query/pipeline/value.h"
+
+namespace cairn::query::stages {
+
+namespace {
+
+struct AccumulatedField {
+  std::string name;  // output field
+  AccumulatorFactory make;
+  Operand operand;
+};
+
+class GroupStage final : public Stage {
+ public:
+  GroupStage(Operand id, std::vector<AccumulatedField> fields, int64_t max_memory_bytes)
+      : id_(std::move(id)), fields_(std::move(fields)), max_memory_bytes_(max_memory_bytes) {}
+
+  std::string_view name() const override { return "$group"; }
+  std::unique_ptr<DocumentSource> Bind(std::unique_ptr<DocumentSource> child) const override;
+
+  const Operand& id() const { return id_; }
+  const std::vector<AccumulatedField>& fields() const { return fields_; }
+  int64_t max_memory_bytes() const { return max_memory_bytes_; }
+
+ private:
+  Operand id_;
+  std::vector<AccumulatedField> fields_;
+  int64_t max_memory_bytes_;
+};
+
+class GroupExecutor final : public ChildSource {
+ public:
+  GroupExecutor(const GroupStage& stage, std::unique_ptr<DocumentSource> child)
+      : ChildSource(std::move(child)), stage_(stage) {}
+
+  bool Next() override {
+    if (!loaded_) {
+      loaded_ = true;
+      if (!Load()) {
+        index_.clear();
+        groups_.clear();  // an error ends the stream for good
+        return false;
+      }
+      position_ = 0;
+    } else {
+      ++position_;
+    }
+    if (position_ >= groups_.size()) return false;
+    const Group& group = *groups_[position_];
+    bson_reinit(out_.get());
+    group.key.AppendTo(out_.get(), "_id");
+    for (size_t i = 0; i < group.accumulators.size(); ++i) {
+      group.accumulators[i]->Finish(out_.get(), stage_.fields()[i].name);
+    }
+    return true;
+  }
+  BsonView document() const override { return out_.view(); }
+
+ private:
+  struct Group {
+    OwnedValue key;
+    std::vector<std::unique_ptr<Accumulator>> accumulators;
+  };
+
+  // Orders group keys (and probes by bson_iter_t) by MongoDB's value comparison.
+  struct KeyLess {
+    using is_transparent = void;
+    bool operator()(const OwnedValue* a, const OwnedValue* b) const {
+      bson_iter_t it;
+      b->Iter(&it);
+      return CompareOwned(*a, &it) < 0;
+    }
+    bool operator()(const OwnedValue* a, const bson_iter_t* b) const {
+      return CompareOwned(*a, b) < 0;
+    }
+    bool operator()(const bson_iter_t* a, const OwnedValue* b) const {
+      return CompareOwned(*b, a) > 0;
+    }
+  };
+
+  static constexpr int64_t kGroupOverheadBytes = 64;
+
+  Status MemoryExceeded() const {
+    return Status(ErrorCode::kQueryExceededMemoryLimitNoDiskUseAllowed,
+                  "Exceeded memory limit for $group, but didn't allow external sort. Pass "
+                  "allowDiskUse:true to opt in.");
+  }
+
+  Group* FindOrAddGroup(const bson_iter_t* key) {
+    auto found = index_.find(key);
+    if (found != index_.end()) return groups_[found->second].get();
+    auto group = std::make_unique<Group>();
+    group->key = OwnedValue(key);
+    for (const AccumulatedField& field : stage_.fields()) {
+      group->accumulators.push_back(field.make());
+      memory_ += static_cast<int64_t>(group->accumulators.back()->memory_bytes());
+    }
+    memory_ += static_cast<int64_t>(group->key.memory_bytes()) + kGroupOverheadBytes;
+    groups_.push_back(std::move(group));
+    index_.emplace(&groups_.back()->key, groups_.size() - 1);
+    return groups_.back().get();
+  }
+
+  bool Load() {
+    BsonDoc scratch;
+    while (child_->Next()) {
+      BsonView doc = child_->document();
+      bson_iter_t key;
+      if (!stage_.id().Evaluate(doc, &scratch, &key)) key = *NullValue();
+      Group* group = FindOrAddGroup(&key);
+      for (size_t i = 0; i < group->accumulators.size(); ++i) {
+        Accumulator& accumulator = *group->accumulators[i];
+        bson_iter_t value;
+        bool present = stage_.fields()[i].operand.Evaluate(doc, &scratch, &value);
+        int64_t before = static_cast<int64_t>(accumulator.memory_bytes());
+        Status status = accumulator.Process(present ? &value : nullptr);
+        if (!status.ok()) return Fail(std::move(status));
+        memory_ += static_cast<int64_t>(accumulator.memory_bytes()) - before;
+      }
+      if (memory_ > stage_.max_memory_bytes()) {
+        return Fail(MemoryExceeded());
+      }
+    }
+    return child_->status().ok();
+  }
+
+  const GroupStage& stage_;
+  bool loaded_ = false;
+  size_t position_ = 0;
+  int64_t memory_ = 0;
+  std::vector<std::unique_ptr<Group>> groups_;  // first-seen order
+  std::map<const OwnedValue*, size_t, KeyLess> index_;
+  BsonDoc out_;
+};
+
+std::unique_ptr<DocumentSource> GroupStage::Bind(std::unique_ptr<DocumentSource> child) const {
+  return std::make_unique<GroupExecutor>(*this, std::move(child));
+}
+
+Status NotSupported(std::string what) {
+  return Status(ErrorCode::kBadValue, std::move(what) + " is not supported by Cairn yet");
+}
+
+// The _id of a $group (parseIdExpression): an object without a leading $-operator is a
+// document of expressions, refused after MongoDB's own check for inclusion-style values.
+Result<Operand> ParseId(const bson_iter_t* value) {
+  if (BSON_ITER_HOLDS_DOCUMENT(value)) {
+    BsonView object = IterDocument(value);
+    bson_iter_t it;
+    if (object.Init(&it) && bson_iter_next(&it) && IterKey(&it).substr(0, 1) != "$") {
+      object.Init(&it);
+      while (bson_iter_next(&it)) {
+        if (IterIsNumber(&it) || BSON_ITER_HOLDS_BOOL(&it)) {
+          return Status(ErrorCode::kLocation17390,
+                        "$group does not support inclusion-style expressions");
+        }
+      }
+      return NotSupported("A $group _id that is a document of expressions");
+    }
+  }
+  Result<Operand> id = Operand::Parse(value);
+  if (!id.ok() && id.status().code() == ErrorCode::kBadValue && BSON_ITER_HOLDS_ARRAY(value)) {
+    return NotSupported("A $group _id that is an array of expressions");
+  }
+  return id;
+}
+
+Result<AccumulatedField> ParseAccumulatedField(const bson_iter_t* elem) {
+  std::string_view name = IterKey(elem);
+  bson_iter_t spec;
+  bool is_accumulator_object = BSON_ITER_HOLDS_DOCUMENT(elem) &&
+                               IterDocument(elem).Init(&spec) && bson_iter_next(&spec) &&
+                               IterKey(&spec).substr(0, 1) == "$";
+  if (!is_accumulator_object) {
+    return Status(ErrorCode::kLocation40234,
+                  "The field '" + std::string(name) + "' must be an accumulator object");
+  }
+  if (name.find('.') != std::string_view::npos) {
+    return Status(ErrorCode::kLocation40235,
+                  "The field name '" + std::string(name) + "' cannot contain '.'");
+  }
+  if (name.substr(0, 1) == "$") {
+    return Status(ErrorCode::kLocation40236,
+                  "The field name '" + std::string(name) + "' cannot be an operator name");
+  }
+  if (IterDocument(elem).CountKeys() != 1) {
+    return Status(ErrorCode::kLocation40238,
+                  "The field '" + std::string(name) + "' must specify one accumulator");
+  }
+  std::string_view op = IterKey(&spec);
+  if (BSON_ITER_HOLDS_ARRAY(&spec)) {
+    return Status(ErrorCode::kLocation40237,
+                  "The " + std::string(op) + " accumulator is a unary operator");
+  }
+  AccumulatorFactory make = FindAccumulator(op);
+  if (make == nullptr) {
+    if (IsKnownAccumulator(op)) return NotSupported("The $group accumulator " + std::string(op));
+    return Status(ErrorCode::kLocation15952, "unknown group operator '" + std::string(op) + "'");
+  }
+  AccumulatedField field{std::string(name), make, Operand()};
+  if (op == "$count") {
+    // parseCountAccumulator: {$count: {}} is {$sum: 1}.
+    if (!BSON_ITER_HOLDS_DOCUMENT(&spec) || !IterDocument(&spec).empty()) {
+      return Status(ErrorCode::kTypeMismatch, "$count takes no arguments, i.e. $count:{}");
+    }
+    BsonDoc one = BsonDoc::FromJson(R"({"": 1})");
+    bson_iter_t it;
+    one.view().Init(&it);
+    bson_iter_next(&it);
+    CAIRN_ASSIGN_OR_RETURN(field.operand, Operand::Parse(&it));
+    return field;
+  }
+  CAIRN_ASSIGN_OR_RETURN(field.operand, Operand::Parse(&spec));
+  return field;
+}
+
+}  // namespace
+
+Result<StagePtr> ParseGroup(const bson_iter_t* spec, const PipelineOptions& options) {
+  if (!BSON_ITER_HOLDS_DOCUMENT(spec)) {
+    return Status(ErrorCode::kLocation15947, "a group's fields must be specified in an object");
+  }
+  std::optional<Operand> id;
+  std::vector<AccumulatedField> fields;
+  bson_iter_t it;
+  IterDocument(spec).Init(&it);
+  while (bson_iter_next(&it)) {
+    if (IterKey(&it) == "_id") {
+      if (id) return Status(ErrorCode::kLocation15948, "a group's _id may only be specified once");
+      CAIRN_ASSIGN_OR_RETURN(id, ParseId(&it));
+      continue;
+    }
+    CAIRN_ASSIGN_OR_RETURN(AccumulatedField field, ParseAccumulatedField(&it));
+    fields.push_back(std::move(field));
+  }
+  if (!id) return Status(ErrorCode::kLocation15955, "a group specification must include an _id");
+  return StagePtr(
+      std::make_shared<GroupStage>(std::move(*id), std::move(fields), options.max_memory_bytes));
+}
+
+}  // namespace cairn::query::stages

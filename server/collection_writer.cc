@@ -1,0 +1,161 @@
+// The collection write path: document + index entries in one WriteUnit, under the collection lock.
+#include "server/collection_writer.h"
+
+#include "index/key_string.h"
+
+namespace cairn::server {
+
+Result<BsonView> PrepareForInsert(BsonView doc, BsonDoc* storage) {
+  if (doc.size() > static_cast<size_t>(kMaxBsonObjectSize)) {
+    return Status(ErrorCode::kBadValue, "object to insert too large. size in bytes: " +
+                                            std::to_string(doc.size()) +
+                                            ", max size: " + std::to_string(kMaxBsonObjectSize));
+  }
+  bson_iter_t it;
+  bool has_id = false;
+  bool id_first = false;
+  bool first = true;
+  if (doc.Init(&it)) {
+    while (bson_iter_next(&it)) {
+      if (IterKey(&it) == "_id") {
+        if (has_id) {
+          return Status(ErrorCode::kBadValue, "can't have multiple _id fields in one document");
+        }
+        has_id = true;
+        id_first = first;
+        switch (bson_iter_type(&it)) {
+          case BSON_TYPE_ARRAY:
+            return Status(ErrorCode::kBadValue, "can't use an array for _id");
+          case BSON_TYPE_REGEX:
+            return Status(ErrorCode::kBadValue, "can't use a regex for _id");
+          case BSON_TYPE_UNDEFINED:
+            return Status(ErrorCode::kBadValue, "can't use a undefined for _id");
+          default:
+            break;
+        }
+      }
+      first = false;
+    }
+  }
+  if (has_id && id_first) return doc;
+
+  // Rewrite: _id first (existing or generated), then the other fields in order.
+  BsonDoc out;
+  if (has_id) {
+    doc.Find("_id", &it);
+    AppendIter(out.get(), "_id", &it);
+  } else {
+    bson_oid_t oid;
+    bson_oid_init(&oid, nullptr);
+    BSON_APPEND_OID(out.get(), "_id", &oid);
+  }
+  if (doc.Init(&it)) {
+    while (bson_iter_next(&it)) {
+      if (IterKey(&it) != "_id") AppendIter(out.get(), IterKey(&it), &it);
+    }
+  }
+  *storage = std::move(out);
+  return storage->view();
+}
+
+Status DuplicateKeyError(std::string_view ns, std::string_view index_name, BsonView key_pattern,
+                         BsonView key_value) {
+  std::string message = "E11000 duplicate key error collection: " + std::string(ns) +
+                        " index: " + std::string(index_name) +
+                        " dup key: " + ToShellString(key_value);
+  BsonDoc extra;
+  bson_t pattern = key_pattern.AsBson();
+  BSON_APPEND_DOCUMENT(extra.get(), "keyPattern", &pattern);
+  bson_t value = key_value.AsBson();
+  BSON_APPEND_DOCUMENT(extra.get(), "keyValue", &value);
+  return Status(ErrorCode::kDuplicateKey, std::move(message)).WithExtra(std::move(extra));
+}
+
+Result<std::unique_ptr<CollectionWriter>> CollectionWriter::Open(ServerState& state,
+                                                                 std::string_view ns,
+                                                                 bool create_if_missing) {
+  storage::Catalog& catalog = state.engine().catalog();
+  storage::CollectionHandle collection = catalog.Find(ns);
+  if (!collection && create_if_missing) {
+    Result<storage::CollectionHandle> created = catalog.CreateCollection(ns, BsonView());
+    if (created.ok()) {
+      collection = created.value();
+    } else if (created.status().code() == ErrorCode::kNamespaceExists) {
+      collection = catalog.Find(ns);  // another connection created it first
+    } else {
+      return created.status();
+    }
+    if (!collection) {
+      return Status(ErrorCode::kInternalError, "collection vanished while being created");
+    }
+  }
+  return std::unique_ptr<CollectionWriter>(new CollectionWriter(state, std::move(collection)));
+}
+
+CollectionWriter::CollectionWriter(ServerState& state, storage::CollectionHandle collection)
+    : state_(state), collection_(std::move(collection)), unit_(state.engine().BeginWrite()) {
+  if (collection_) lock_ = std::unique_lock<std::mutex>(state.CollectionLock(collection_->prefix));
+}
+
+Result<std::string> CollectionWriter::IdKey(BsonView doc, bson_iter_t* id) const {
+  if (!doc.Find("_id", id)) {
+    return Status(ErrorCode::kInternalError, "document without _id reached the write path");
+  }
+  std::string key;
+  index::AppendValue(&key, id);
+  return key;
+}
+
+Status CollectionWriter::Insert(BsonView doc) {
+  bson_iter_t id;
+  CAIRN_ASSIGN_OR_RETURN(std::string key, IdKey(doc, &id));
+  const storage::IndexEntry& id_index = collection_->indexes[0];
+  bool taken = inserted_ids_.count(key) > 0;
+  if (!taken && !removed_ids_.count(key)) {
+    std::string ignored;
+    CAIRN_RETURN_IF_ERROR(state_.engine().GetIndexEntry(id_index.prefix, key, &ignored, &taken));
+  }
+  if (taken) {
+    BsonDoc key_value;
+    AppendIter(key_value.get(), "_id", &id);
+    BsonDoc pattern;
+    BSON_APPEND_INT32(pattern.get(), "_id", 1);
+    return DuplicateKeyError(collection_->ns, id_index.name, pattern.view(), key_value.view());
+  }
+  storage::RecordId record_id = state_.engine().NextRecordId(collection_->prefix);
+  unit_.PutRecord(collection_->prefix, record_id, doc);
+  unit_.PutIndexEntry(id_index.prefix, key, storage::EncodeRecordId(record_id));
+  unit_.AdjustCounts(collection_->prefix, 1, static_cast<int64_t>(doc.size()));
+  removed_ids_.erase(key);
+  inserted_ids_.insert(std::move(key));
+  return Status::OK();
+}
+
+Status CollectionWriter::Replace(storage::RecordId id, BsonView old_doc, BsonView new_doc) {
+  unit_.PutRecord(collection_->prefix, id, new_doc);
+  unit_.AdjustCounts(collection_->prefix, 0,
+                     static_cast<int64_t>(new_doc.size()) - static_cast<int64_t>(old_doc.size()));
+  return Status::OK();
+}
+
+Status CollectionWriter::Remove(storage::RecordId id, BsonView doc) {
+  bson_iter_t id_value;
+  CAIRN_ASSIGN_OR_RETURN(std::string key, IdKey(doc, &id_value));
+  unit_.DeleteRecord(collection_->prefix, id);
+  unit_.DeleteIndexEntry(collection_->indexes[0].prefix, key);
+  unit_.AdjustCounts(collection_->prefix, -1, -static_cast<int64_t>(doc.size()));
+  inserted_ids_.erase(key);
+  removed_ids_.insert(std::move(key));
+  return Status::OK();
+}
+
+Status CollectionWriter::Commit() {
+  if (unit_.empty()) return Status::OK();
+  Status status = unit_.Commit();
+  unit_ = state_.engine().BeginWrite();
+  inserted_ids_.clear();
+  removed_ids_.clear();
+  return status;
+}
+
+}  // namespace cairn::server

@@ -1,0 +1,67 @@
+// CollectionWriter: the one write path into a collection. It holds the collection's write lock
+// for its lifetime, keeps every index exact (today the _id index; the index issue adds secondary
+// indexes here) and gathers documents and index entries into one storage WriteUnit, committed as
+// one atomic RocksDB WriteBatch. Used by insert, update, delete and findAndModify.
+// Not thread-safe: one writer per command, on one thread.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+
+#include "common/bson_doc.h"
+#include "common/status.h"
+#include "server/server_state.h"
+#include "storage/engine.h"
+
+namespace cairn::server {
+
+// Checks and shapes a client document for insertion, as MongoDB's fixDocumentForInsert:
+// larger than 16 MiB → BadValue "object to insert too large. size in bytes: N, max size:
+// 16777216"; _id an array/regex/undefined → BadValue "can't use an array for _id"; _id missing →
+// an ObjectId is generated; _id not first → moved first. Returns `doc` itself when it is already
+// in shape (no copy), else a view of the rewritten copy kept in *storage.
+Result<BsonView> PrepareForInsert(BsonView doc, BsonDoc* storage);
+
+class CollectionWriter {
+ public:
+  // Opens a writer on `ns` and takes its write lock. With create_if_missing a missing collection
+  // is created (implicit creation, as on MongoDB's first insert); otherwise collection() is null
+  // when it does not exist. The namespace must already be validated.
+  static Result<std::unique_ptr<CollectionWriter>> Open(ServerState& state, std::string_view ns,
+                                                        bool create_if_missing);
+
+  const storage::CollectionHandle& collection() const { return collection_; }
+
+  // Adds a prepared document (PrepareForInsert) with its index entries. DuplicateKey 11000 with
+  // MongoDB's message and keyPattern/keyValue when its _id is taken (committed or pending).
+  Status Insert(BsonView doc);
+  // Replaces the document stored at `id` (same _id) with `new_doc`.
+  Status Replace(storage::RecordId id, BsonView old_doc, BsonView new_doc);
+  // Deletes the document at `id` and its index entries.
+  Status Remove(storage::RecordId id, BsonView doc);
+
+  // Commits everything added so far in one atomic write; the writer can go on afterwards.
+  Status Commit();
+  size_t pending_bytes() const { return unit_.ApproximateBytes(); }
+
+ private:
+  CollectionWriter(ServerState& state, storage::CollectionHandle collection);
+  Result<std::string> IdKey(BsonView doc, bson_iter_t* id) const;
+
+  ServerState& state_;
+  storage::CollectionHandle collection_;
+  std::unique_lock<std::mutex> lock_;
+  storage::WriteUnit unit_;
+  std::unordered_set<std::string> inserted_ids_;  // _id keys added in the uncommitted unit
+  std::unordered_set<std::string> removed_ids_;   // _id keys removed in the uncommitted unit
+};
+
+// Builds the DuplicateKey status MongoDB answers: "E11000 duplicate key error collection:
+// <ns> index: <name> dup key: { <field>: <value> }" with keyPattern and keyValue.
+Status DuplicateKeyError(std::string_view ns, std::string_view index_name, BsonView key_pattern,
+                         BsonView key_value);
+
+}  // namespace cairn::server

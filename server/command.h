@@ -1,0 +1,60 @@
+// The contract between the dispatcher and command handlers: what a handler receives (the parsed
+// request and the connection/server context) and how it answers (fields appended to a reply
+// document; a non-OK Status becomes MongoDB's error reply). One handler per file under
+// server/commands/, registered in commands/command_table.cc.
+#pragma once
+
+#include <bson/bson.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/bson_doc.h"
+#include "common/status.h"
+#include "wire/message.h"
+
+namespace cairn::server {
+
+class ServerState;
+
+// One command as received: the OP_MSG body (or OP_QUERY query) plus kind-1 document sequences.
+// Views into the request frame: valid for the duration of the handler call only.
+struct CommandRequest {
+  std::string_view name;  // the body's first field name
+  std::string_view db;    // $db (OP_MSG) or the OP_QUERY namespace's database
+  BsonView body;
+  const std::vector<wire::DocumentSequence>* sequences = nullptr;
+  bool from_op_query = false;
+
+  // The kind-1 sequence with this identifier, or null.
+  const wire::DocumentSequence* Sequence(std::string_view identifier) const;
+};
+
+// Per-connection facts handlers may read or update.
+struct ConnectionInfo {
+  int64_t id = 0;
+  std::string remote;  // "127.0.0.1:54321"
+  std::string local;   // "127.0.0.1:27017"
+  BsonDoc client_metadata;  // from the first hello's "client" field
+  bool saw_hello = false;
+};
+
+struct CommandContext {
+  ServerState& state;
+  ConnectionInfo& connection;
+};
+
+// A handler appends its reply fields (everything but "ok") to `reply`, or returns an error.
+using CommandHandler = Status (*)(CommandContext& ctx, const CommandRequest& request,
+                                  bson_t* reply);
+
+struct CommandDef {
+  std::string_view name;
+  CommandHandler handler;
+  bool admin_only;      // must run against the admin database (Unauthorized 13 otherwise)
+  bool requires_auth;   // no authentication yet: recorded for when it exists
+  std::string_view help;
+};
+
+}  // namespace cairn::server

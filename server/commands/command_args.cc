@@ -1,0 +1,176 @@
+// The shared argument extractor: unknown fields, wrong types and missing required fields are
+// refused with the codes and wording of MongoDB's IDL-generated parsers.
+#include "server/commands/command_args.h"
+
+#include <algorithm>
+#include <array>
+
+namespace cairn::server {
+
+namespace {
+
+// Fields drivers and mongosh attach to any command (MongoDB's generic arguments).
+constexpr std::array<std::string_view, 24> kGenericArguments = {
+    "$db", "lsid", "$clusterTime", "$readPreference", "apiVersion", "apiStrict",
+    "apiDeprecationErrors", "comment", "writeConcern", "readConcern", "maxTimeMS",
+    "txnNumber", "autocommit", "startTransaction", "$audit", "$client", "$configServerState",
+    "$queryOptions", "clientOperationKey", "mayBypassWriteBlocking", "$readPreference",
+    "databaseVersion", "shardVersion", "$topologyTime"};
+
+bool Matches(uint32_t types, bson_type_t t) {
+  if (types == kArgAny) return true;
+  switch (t) {
+    case BSON_TYPE_UTF8: return types & kArgString;
+    case BSON_TYPE_INT32: case BSON_TYPE_INT64: case BSON_TYPE_DOUBLE: case BSON_TYPE_DECIMAL128:
+      return types & (kArgNumber | kArgBool);
+    case BSON_TYPE_BOOL: return types & kArgBool;
+    case BSON_TYPE_DOCUMENT: return types & kArgDocument;
+    case BSON_TYPE_ARRAY: return types & kArgArray;
+    case BSON_TYPE_NULL: case BSON_TYPE_UNDEFINED: return types & kArgNull;
+    case BSON_TYPE_OID: return types & kArgObjectId;
+    default: return false;
+  }
+}
+
+std::string ExpectedTypes(uint32_t types) {
+  std::vector<std::string_view> names;
+  if (types & kArgString) names.push_back("string");
+  if (types & kArgNumber) {
+    names.insert(names.end(), {"long", "int", "decimal", "double"});
+  }
+  if (types & kArgBool) {
+    if (!(types & kArgNumber)) names.insert(names.end(), {"long", "int", "decimal", "double"});
+    names.push_back("bool");
+  }
+  if (types & kArgDocument) names.push_back("object");
+  if (types & kArgArray) names.push_back("array");
+  if (types & kArgNull) names.push_back("null");
+  if (types & kArgObjectId) names.push_back("objectId");
+  std::string out = "[";
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i) out += ", ";
+    out += names[i];
+  }
+  out += "]";
+  return out;
+}
+
+}  // namespace
+
+bool IsGenericArgument(std::string_view name) {
+  return std::find(kGenericArguments.begin(), kGenericArguments.end(), name) !=
+         kGenericArguments.end();
+}
+
+Result<CommandArgs> CommandArgs::Parse(const CommandRequest& request,
+                                       std::initializer_list<ArgSpec> specs) {
+  CommandArgs args;
+  args.body_ = request.body;
+  bson_iter_t it;
+  if (!request.body.Init(&it) || !bson_iter_next(&it)) {
+    return Status(ErrorCode::kFailedToParse, "empty command document");
+  }
+  args.first_ = it;
+  std::vector<bool> seen(specs.size(), false);
+  while (bson_iter_next(&it)) {
+    std::string_view key = IterKey(&it);
+    const ArgSpec* spec = nullptr;
+    size_t index = 0;
+    for (const ArgSpec& candidate : specs) {
+      if (candidate.name == key) {
+        spec = &candidate;
+        break;
+      }
+      ++index;
+    }
+    if (spec == nullptr) {
+      if (IsGenericArgument(key)) continue;
+      return Status(ErrorCode::kLocation40415, "BSON field '" + std::string(request.name) + "." +
+                                                   std::string(key) + "' is an unknown field.");
+    }
+    seen[index] = true;
+    if (!Matches(spec->types, bson_iter_type(&it))) {
+      return Status(ErrorCode::kTypeMismatch,
+                    "BSON field '" + std::string(request.name) + "." + std::string(key) +
+                        "' is the wrong type '" + std::string(BsonTypeName(bson_iter_type(&it))) +
+                        "', expected types '" + ExpectedTypes(spec->types) + "'");
+    }
+  }
+  size_t index = 0;
+  for (const ArgSpec& spec : specs) {
+    if (spec.required && !seen[index] && request.Sequence(spec.name) == nullptr) {
+      return Status(ErrorCode::kLocation40414, "BSON field '" + std::string(request.name) + "." +
+                                                   std::string(spec.name) +
+                                                   "' is missing but a required field");
+    }
+    ++index;
+  }
+  return args;
+}
+
+bool CommandArgs::Get(std::string_view name, bson_iter_t* it) const {
+  return body_.Find(name, it);
+}
+
+bool CommandArgs::Has(std::string_view name) const {
+  bson_iter_t it;
+  return body_.Find(name, &it);
+}
+
+int64_t CommandArgs::GetInt(std::string_view name, int64_t default_value) const {
+  bson_iter_t it;
+  if (!body_.Find(name, &it)) return default_value;
+  int64_t v;
+  if (IterAsInt64(&it, &v)) return v;
+  double d;
+  if (IterAsDouble(&it, &d)) {
+    if (d != d) return 0;
+    if (d >= 9.2e18) return INT64_MAX;
+    if (d <= -9.2e18) return INT64_MIN;
+    return static_cast<int64_t>(d);
+  }
+  return default_value;
+}
+
+bool CommandArgs::GetBool(std::string_view name, bool default_value) const {
+  bson_iter_t it;
+  if (!body_.Find(name, &it)) return default_value;
+  if (bson_iter_type(&it) == BSON_TYPE_NULL) return default_value;
+  return bson_iter_as_bool(&it);
+}
+
+BsonView CommandArgs::GetDocument(std::string_view name) const {
+  bson_iter_t it;
+  if (!body_.Find(name, &it) || !BSON_ITER_HOLDS_DOCUMENT(&it)) return BsonView();
+  return IterDocument(&it);
+}
+
+std::string_view CommandArgs::GetString(std::string_view name,
+                                        std::string_view default_value) const {
+  bson_iter_t it;
+  if (!body_.Find(name, &it) || !BSON_ITER_HOLDS_UTF8(&it)) return default_value;
+  return IterUtf8(&it);
+}
+
+Result<std::string_view> CollectionNameArg(const CommandRequest& request) {
+  bson_iter_t it;
+  if (!request.body.Init(&it) || !bson_iter_next(&it)) {
+    return Status(ErrorCode::kFailedToParse, "empty command document");
+  }
+  if (!BSON_ITER_HOLDS_UTF8(&it)) {
+    return Status(ErrorCode::kInvalidNamespace,
+                  "collection name has invalid type " +
+                      std::string(BsonTypeName(bson_iter_type(&it))));
+  }
+  return IterUtf8(&it);
+}
+
+const wire::DocumentSequence* CommandRequest::Sequence(std::string_view identifier) const {
+  if (sequences == nullptr) return nullptr;
+  for (const auto& seq : *sequences) {
+    if (seq.identifier == identifier) return &seq;
+  }
+  return nullptr;
+}
+
+}  // namespace cairn::server

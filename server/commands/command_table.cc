@@ -1,0 +1,79 @@
+// The command table: every command Cairn answers, sorted by name (binary search). Aliases are
+// rows of their own. listCommands is generated from these rows.
+#include "server/commands/command_table.h"
+
+#include <algorithm>
+#include <array>
+
+#include "server/commands/handlers.h"
+
+namespace cairn::server {
+
+namespace {
+
+// name, handler, admin_only, requires_auth, help. Keep sorted by name (checked at first use).
+constexpr std::array kCommands = {
+    CommandDef{"aggregate", HandleAggregate, false, true,
+               "{ aggregate: <collection>, pipeline: [ ... ], cursor: {} }"},
+    CommandDef{"buildInfo", HandleBuildInfo, false, false, "get version #, etc."},
+    CommandDef{"buildinfo", HandleBuildInfo, false, false, "alias of buildInfo"},
+    CommandDef{"connectionStatus", HandleConnectionStatus, false, false,
+               "Returns connection-specific information such as logged-in users and their roles"},
+    CommandDef{"count", HandleCount, false, true, "count objects in collection"},
+    CommandDef{"create", HandleCreate, false, true, "explicitly creates a collection"},
+    CommandDef{"dbStats", HandleDbStats, false, true, "Get stats on a database."},
+    CommandDef{"dbstats", HandleDbStats, false, true, "alias of dbStats"},
+    CommandDef{"delete", HandleDelete, false, true, "delete documents"},
+    CommandDef{"distinct", HandleDistinct, false, true, "{ distinct : 'collection name' , key : 'a.b' , query : {} }"},
+    CommandDef{"drop", HandleDrop, false, true, "drop a collection"},
+    CommandDef{"dropDatabase", HandleDropDatabase, false, true, "drop (delete) this database"},
+    CommandDef{"endSessions", HandleEndSessions, false, false, "end a set of logical sessions"},
+    CommandDef{"find", HandleFind, false, true, "query for documents"},
+    CommandDef{"findAndModify", HandleFindAndModify, false, true,
+               "{ findAndModify: \"collection\", query: {processed:false}, update: {$set: {processed:true}}, new: true}"},
+    CommandDef{"findandmodify", HandleFindAndModify, false, true, "alias of findAndModify"},
+    CommandDef{"getCmdLineOpts", HandleGetCmdLineOpts, true, true, "get argv"},
+    CommandDef{"getLog", HandleGetLog, true, true, "{ getLog : '*' } OR { getLog : 'global' } OR { getLog : 'startupWarnings' }"},
+    CommandDef{"getMore", HandleGetMore, false, true, "retrieve more results from an existing cursor"},
+    CommandDef{"getParameter", HandleGetParameter, true, true, "get administrative option(s)"},
+    CommandDef{"hello", HandleHello, false, false, "Check if this server is primary for a replica set"},
+    CommandDef{"hostInfo", HandleHostInfo, false, true, "returns information about the daemon's host"},
+    CommandDef{"insert", HandleInsert, false, true, "insert documents"},
+    CommandDef{"isMaster", HandleHello, false, false, "Check if this server is primary for a replica set"},
+    CommandDef{"ismaster", HandleHello, false, false, "alias of isMaster"},
+    CommandDef{"killCursors", HandleKillCursors, false, true, "Kill a list of cursor ids"},
+    CommandDef{"listCollections", HandleListCollections, false, true, "list collections for this db"},
+    CommandDef{"listCommands", HandleListCommands, false, false, "get a list of all db commands"},
+    CommandDef{"listDatabases", HandleListDatabases, true, true, "{ listDatabases:1, [filter: <filterObject>] [, nameOnly: true ] }"},
+    CommandDef{"listIndexes", HandleListIndexes, false, true, "list indexes for a collection"},
+    CommandDef{"ping", HandlePing, false, false, "a way to check that the server is alive"},
+    CommandDef{"renameCollection", HandleRenameCollection, true, true,
+               " example: { renameCollection: foo.a, to: bar.b }"},
+    CommandDef{"serverStatus", HandleServerStatus, false, true, "returns lots of administrative server statistics"},
+    CommandDef{"update", HandleUpdate, false, true, "update documents"},
+    CommandDef{"whatsmyuri", HandleWhatsMyUri, false, false, "{whatsmyuri:1}"},
+};
+
+bool NameLess(const CommandDef& a, std::string_view b) { return a.name < b; }
+
+}  // namespace
+
+const CommandDef* FindCommand(std::string_view name) {
+  static const bool sorted = std::is_sorted(
+      kCommands.begin(), kCommands.end(),
+      [](const CommandDef& a, const CommandDef& b) { return a.name < b.name; });
+  if (!sorted) {
+    // A mis-sorted table is a programming error; fall back to a linear search.
+    for (const CommandDef& def : kCommands) {
+      if (def.name == name) return &def;
+    }
+    return nullptr;
+  }
+  auto it = std::lower_bound(kCommands.begin(), kCommands.end(), name, NameLess);
+  if (it == kCommands.end() || it->name != name) return nullptr;
+  return &*it;
+}
+
+std::span<const CommandDef> AllCommands() { return kCommands; }
+
+}  // namespace cairn::server

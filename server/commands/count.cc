@@ -1,0 +1,52 @@
+// count: documents matching query, after skip and within limit. With no query, skip or limit it
+// answers from the collection's maintained record count (no scan).
+#include <string>
+
+#include "query/matcher/matcher.h"
+#include "server/commands/command_args.h"
+#include "server/namespace.h"
+#include "server/query_exec.h"
+#include "server/server_state.h"
+
+namespace cairn::server {
+
+Status HandleCount(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+  CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
+  CAIRN_ASSIGN_OR_RETURN(
+      CommandArgs args,
+      CommandArgs::Parse(request, {{"query", kArgDocument | kArgNull}, {"limit", kArgNumber},
+                                   {"skip", kArgNumber}, {"hint", kArgDocument | kArgString},
+                                   {"collation", kArgDocument}, {"fields", kArgDocument}}));
+  CAIRN_RETURN_IF_ERROR(ValidateDatabaseName(request.db));
+  ctx.state.opcounters().command++;
+  int64_t skip = args.GetInt("skip", 0);
+  int64_t limit = args.GetInt("limit", 0);
+  if (skip < 0) {
+    return Status(ErrorCode::kLocation51024,
+                  "BSON field 'skip' value must be >= 0, actual value '" + std::to_string(skip) + "'");
+  }
+  if (limit < 0) limit = -limit;  // count treats a negative limit as its absolute value
+  if (!args.GetDocument("collation").empty()) {
+    return Status(ErrorCode::kBadValue, "collation is not supported by Cairn yet");
+  }
+  std::string ns = MakeNamespace(request.db, collection);
+  storage::CollectionHandle handle = ctx.state.engine().catalog().Find(ns);
+  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(args.GetDocument("query")));
+  int64_t n = 0;
+  if (handle && matcher.MatchesAll()) {
+    n = std::max<int64_t>(0, ctx.state.engine().RecordCount(handle->prefix) - skip);
+    if (limit > 0) n = std::min(n, limit);
+  } else if (handle) {
+    QuerySpec spec;
+    spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
+    spec.skip = skip;
+    spec.limit = limit;
+    auto stream = BuildQueryStream(ctx.state.engine(), handle, spec);
+    while (stream->Next()) ++n;
+    CAIRN_RETURN_IF_ERROR(stream->status());
+  }
+  BSON_APPEND_INT32(reply, "n", static_cast<int32_t>(n));
+  return Status::OK();
+}
+
+}  // namespace cairn::server

@@ -1,0 +1,69 @@
+// create: explicit collection creation. As MongoDB 7.0: creating a collection that exists with
+// identical options succeeds and does nothing; with different options it answers
+// NamespaceExists 48. Options that need later issues (capped, validator, views, time series,
+// clustered, collation, ...) are refused with a precise error instead of being ignored.
+#include <string>
+
+#include "common/bson_compare.h"
+#include "server/commands/command_args.h"
+#include "server/namespace.h"
+#include "server/server_state.h"
+
+namespace cairn::server {
+
+Status HandleCreate(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+  CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
+  CAIRN_ASSIGN_OR_RETURN(
+      CommandArgs args,
+      CommandArgs::Parse(
+          request, {{"capped", kArgBool}, {"size", kArgNumber}, {"max", kArgNumber},
+                    {"autoIndexId", kArgBool}, {"validator", kArgDocument},
+                    {"validationLevel", kArgString}, {"validationAction", kArgString},
+                    {"collation", kArgDocument}, {"idIndex", kArgDocument},
+                    {"viewOn", kArgString}, {"pipeline", kArgArray},
+                    {"timeseries", kArgDocument}, {"clusteredIndex", kArgAny},
+                    {"changeStreamPreAndPostImages", kArgDocument},
+                    {"expireAfterSeconds", kArgNumber}, {"storageEngine", kArgDocument},
+                    {"indexOptionDefaults", kArgDocument}, {"encryptedFields", kArgDocument},
+                    {"flags", kArgNumber}, {"recordPreImages", kArgBool}}));
+  CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
+
+  // The options as stored: every non-generic field but the command's own, defaults left out.
+  BsonDoc options;
+  std::string unsupported;
+  bson_iter_t it;
+  request.body.Init(&it);
+  bson_iter_next(&it);
+  while (bson_iter_next(&it)) {
+    std::string_view key = IterKey(&it);
+    if (IsGenericArgument(key)) continue;
+    if (key == "autoIndexId" && bson_iter_as_bool(&it)) continue;  // the default
+    if (key == "capped" && !bson_iter_as_bool(&it)) continue;      // the default
+    AppendIter(options.get(), key, &it);
+    if (unsupported.empty()) unsupported = key;
+  }
+
+  std::string ns = MakeNamespace(request.db, collection);
+  storage::Catalog& catalog = ctx.state.engine().catalog();
+  // As MongoDB 7.0: an existing collection with identical options is success, else 48.
+  auto answer_existing = [&](const storage::CollectionHandle& existing) {
+    if (CompareDocuments(existing->options.view(), options.view()) == 0) return Status::OK();
+    return Status(ErrorCode::kNamespaceExists,
+                  "namespace " + ns + " already exists, but with different options: " +
+                      ToShellString(existing->options.view()));
+  };
+  if (storage::CollectionHandle existing = catalog.Find(ns)) return answer_existing(existing);
+  if (!unsupported.empty()) {
+    return Status(ErrorCode::kInvalidOptions,
+                  "the '" + unsupported + "' option of create is not supported by Cairn yet");
+  }
+  Result<storage::CollectionHandle> created = catalog.CreateCollection(ns, options.view());
+  if (created.ok() || created.status().code() != ErrorCode::kNamespaceExists) {
+    return created.status();
+  }
+  // Created meanwhile by another connection.
+  if (storage::CollectionHandle existing = catalog.Find(ns)) return answer_existing(existing);
+  return created.status();
+}
+
+}  // namespace cairn::server

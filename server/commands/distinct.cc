@@ -1,0 +1,115 @@
+// distinct: the distinct values of a dotted field among documents matching query. Arrays are
+// unwound (each element is a value), as MongoDB does; values are deduplicated by MongoDB's
+// comparison (1 and 1.0 are one value) and returned in canonical sort order.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "common/bson_compare.h"
+#include "query/matcher/matcher.h"
+#include "server/commands/command_args.h"
+#include "server/namespace.h"
+#include "server/query_exec.h"
+#include "server/server_state.h"
+
+namespace cairn::server {
+
+namespace {
+
+// Collects the values at `path` (dotted) in `doc`, descending into arrays of documents, and
+// unwinding a final array into its elements.
+void CollectValues(BsonView doc, std::string_view path, std::vector<BsonDoc>* out) {
+  size_t dot = path.find('.');
+  std::string_view head = path.substr(0, dot);
+  std::string_view rest = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
+  bson_iter_t it;
+  if (!doc.Find(head, &it)) return;
+  auto add = [out](const bson_iter_t* value) {
+    BsonDoc holder;
+    AppendIter(holder.get(), "", value);
+    out->push_back(std::move(holder));
+  };
+  if (rest.empty()) {
+    if (BSON_ITER_HOLDS_ARRAY(&it)) {
+      bson_iter_t element;
+      bson_iter_recurse(&it, &element);
+      while (bson_iter_next(&element)) add(&element);
+    } else {
+      add(&it);
+    }
+    return;
+  }
+  if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
+    CollectValues(IterDocument(&it), rest, out);
+  } else if (BSON_ITER_HOLDS_ARRAY(&it)) {
+    BsonView array = IterDocument(&it);
+    // A numeric next component indexes the array; otherwise each document element is searched.
+    size_t next_dot = rest.find('.');
+    std::string_view next = rest.substr(0, next_dot);
+    bool numeric = !next.empty() && std::all_of(next.begin(), next.end(), ::isdigit);
+    if (numeric) {
+      CollectValues(array, rest, out);
+      return;
+    }
+    bson_iter_t element;
+    bson_iter_recurse(&it, &element);
+    while (bson_iter_next(&element)) {
+      if (BSON_ITER_HOLDS_DOCUMENT(&element)) CollectValues(IterDocument(&element), rest, out);
+    }
+  }
+}
+
+int CompareHolders(const BsonDoc& a, const BsonDoc& b) {
+  bson_iter_t ia, ib;
+  a.view().Init(&ia);
+  b.view().Init(&ib);
+  bson_iter_next(&ia);
+  bson_iter_next(&ib);
+  return CompareValues(&ia, &ib);
+}
+
+}  // namespace
+
+Status HandleDistinct(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+  CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
+  CAIRN_ASSIGN_OR_RETURN(
+      CommandArgs args,
+      CommandArgs::Parse(request, {{"key", kArgString, true}, {"query", kArgDocument | kArgNull},
+                                   {"collation", kArgDocument}, {"hint", kArgDocument | kArgString}}));
+  CAIRN_RETURN_IF_ERROR(ValidateDatabaseName(request.db));
+  ctx.state.opcounters().command++;
+  std::string_view key = args.GetString("key");
+  if (key.empty()) return Status(ErrorCode::kBadValue, "FieldPath cannot be constructed with empty string");
+  if (!args.GetDocument("collation").empty()) {
+    return Status(ErrorCode::kBadValue, "collation is not supported by Cairn yet");
+  }
+  std::string ns = MakeNamespace(request.db, collection);
+  storage::CollectionHandle handle = ctx.state.engine().catalog().Find(ns);
+  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(args.GetDocument("query")));
+  std::vector<BsonDoc> values;
+  if (handle) {
+    QuerySpec spec;
+    spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
+    auto stream = BuildQueryStream(ctx.state.engine(), handle, spec);
+    while (stream->Next()) CollectValues(stream->document(), key, &values);
+    CAIRN_RETURN_IF_ERROR(stream->status());
+  }
+  std::stable_sort(values.begin(), values.end(),
+                   [](const BsonDoc& a, const BsonDoc& b) { return CompareHolders(a, b) < 0; });
+  values.erase(std::unique(values.begin(), values.end(),
+                           [](const BsonDoc& a, const BsonDoc& b) { return CompareHolders(a, b) == 0; }),
+               values.end());
+  bson_t array;
+  BSON_APPEND_ARRAY_BEGIN(reply, "values", &array);
+  for (size_t i = 0; i < values.size(); ++i) {
+    bson_iter_t it;
+    values[i].view().Init(&it);
+    bson_iter_next(&it);
+    std::string index = std::to_string(i);
+    AppendIter(&array, index, &it);
+  }
+  bson_append_array_end(reply, &array);
+  return Status::OK();
+}
+
+}  // namespace cairn::server

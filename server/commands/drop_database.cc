@@ -1,0 +1,16 @@
+// dropDatabase: drops every collection of the database in one atomic write.
+#include "server/commands/command_args.h"
+#include "server/namespace.h"
+#include "server/server_state.h"
+
+namespace cairn::server {
+
+Status HandleDropDatabase(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+  CAIRN_ASSIGN_OR_RETURN(CommandArgs args, CommandArgs::Parse(request, {}));
+  CAIRN_RETURN_IF_ERROR(ValidateDatabaseName(request.db));
+  CAIRN_RETURN_IF_ERROR(ctx.state.engine().catalog().DropDatabase(request.db));
+  AppendUtf8(reply, "dropped", request.db);
+  return Status::OK();
+}
+
+}  // namespace cairn::server

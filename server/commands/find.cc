@@ -1,0 +1,124 @@
+// find: filter, projection, sort, skip, limit, batchSize, singleBatch. Streams results through
+// a cursor (first batch 101 documents or 16 MiB); a filter pinning _id is a point lookup.
+// Options that need later issues (hint on secondary indexes, collation, tailable, min/max,
+// returnKey, showRecordId) are refused with precise errors.
+#include <algorithm>
+#include <string>
+
+#include "query/projection/projection.h"
+#include "server/commands/command_args.h"
+#include "server/cursor_batch.h"
+#include "server/namespace.h"
+#include "server/query_exec.h"
+
+namespace cairn::server {
+
+namespace {
+
+Status NonNegative(const CommandArgs& args, std::string_view field) {
+  int64_t value = args.GetInt(field, 0);
+  if (value < 0) {
+    return Status(ErrorCode::kLocation51024, "BSON field '" + std::string(field) +
+                                                 "' value must be >= 0, actual value '" +
+                                                 std::to_string(value) + "'");
+  }
+  return Status::OK();
+}
+
+// {$natural: 1|-1} sorts and hints read in (reverse) insertion order.
+bool IsNaturalOrder(BsonView spec, bool* reverse) {
+  bson_iter_t it;
+  if (!spec.Init(&it) || !bson_iter_next(&it) || IterKey(&it) != "$natural") return false;
+  double direction = 1;
+  IterAsDouble(&it, &direction);
+  *reverse = direction < 0;
+  return !bson_iter_next(&it);
+}
+
+}  // namespace
+
+Status HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+  CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
+  CAIRN_ASSIGN_OR_RETURN(
+      CommandArgs args,
+      CommandArgs::Parse(
+          request,
+          {{"filter", kArgDocument}, {"projection", kArgDocument}, {"sort", kArgDocument},
+           {"hint", kArgDocument | kArgString}, {"skip", kArgNumber}, {"limit", kArgNumber},
+           {"batchSize", kArgNumber}, {"singleBatch", kArgBool}, {"max", kArgDocument},
+           {"min", kArgDocument}, {"returnKey", kArgBool}, {"showRecordId", kArgBool},
+           {"tailable", kArgBool}, {"oplogReplay", kArgBool}, {"noCursorTimeout", kArgBool},
+           {"awaitData", kArgBool}, {"allowPartialResults", kArgBool},
+           {"collation", kArgDocument}, {"allowDiskUse", kArgBool}, {"let", kArgDocument},
+           {"readOnce", kArgBool}, {"term", kArgNumber}}));
+  ctx.state.opcounters().query++;
+  CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
+  CAIRN_RETURN_IF_ERROR(NonNegative(args, "skip"));
+  CAIRN_RETURN_IF_ERROR(NonNegative(args, "limit"));
+  CAIRN_RETURN_IF_ERROR(NonNegative(args, "batchSize"));
+  for (std::string_view unsupported : {"max", "min", "collation", "let"}) {
+    if (args.Has(unsupported) && !args.GetDocument(unsupported).empty()) {
+      return Status(ErrorCode::kBadValue,
+                    "find option '" + std::string(unsupported) + "' is not supported by Cairn yet");
+    }
+  }
+  for (std::string_view unsupported : {"returnKey", "showRecordId", "tailable", "awaitData"}) {
+    if (args.GetBool(unsupported, false)) {
+      if (unsupported == "tailable" || unsupported == "awaitData") {
+        return Status(ErrorCode::kBadValue,
+                      "error processing query: tailable cursor requested on non capped collection");
+      }
+      return Status(ErrorCode::kBadValue,
+                    "find option '" + std::string(unsupported) + "' is not supported by Cairn yet");
+    }
+  }
+
+  QuerySpec spec;
+  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(args.GetDocument("filter")));
+  spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
+  BsonView sort = args.GetDocument("sort");
+  bool reverse = false;
+  if (IsNaturalOrder(sort, &reverse)) {
+    spec.reverse_natural = reverse;
+  } else if (!sort.empty()) {
+    CAIRN_ASSIGN_OR_RETURN(query::SortPattern pattern, query::SortPattern::Parse(sort));
+    spec.sort = std::make_shared<const query::SortPattern>(std::move(pattern));
+  }
+  bson_iter_t hint;
+  if (args.Get("hint", &hint)) {
+    bool natural_reverse = false;
+    if (BSON_ITER_HOLDS_DOCUMENT(&hint) && IsNaturalOrder(IterDocument(&hint), &natural_reverse)) {
+      if (sort.empty()) spec.reverse_natural = natural_reverse;
+    } else if (!(BSON_ITER_HOLDS_UTF8(&hint) && IterUtf8(&hint) == "_id_") &&
+               !(BSON_ITER_HOLDS_DOCUMENT(&hint) &&
+                 (IterDocument(&hint).empty() ||
+                  ToShellString(IterDocument(&hint)) == "{ _id: 1 }"))) {
+      return Status(ErrorCode::kBadValue,
+                    "error processing query: planner returned error :: caused by :: hint provided "
+                    "does not correspond to an existing index");
+    }
+  }
+  spec.skip = args.GetInt("skip", 0);
+  spec.limit = args.GetInt("limit", 0);
+
+  auto cursor = std::make_unique<Cursor>();
+  cursor->ns = MakeNamespace(request.db, collection);
+  BsonView projection = args.GetDocument("projection");
+  if (!projection.empty()) {
+    CAIRN_ASSIGN_OR_RETURN(query::Projection parsed, query::Projection::Parse(projection));
+    cursor->projection.emplace(std::move(parsed));
+  }
+  storage::CollectionHandle handle = ctx.state.engine().catalog().Find(cursor->ns);
+  cursor->stream = BuildQueryStream(ctx.state.engine(), handle, spec);
+
+  bool single_batch = args.GetBool("singleBatch", false);
+  int64_t batch_size = args.Has("batchSize") ? args.GetInt("batchSize", 0) : -1;
+  cursor->limit = spec.limit;
+  if (spec.limit > 0) {
+    if (batch_size < 0) batch_size = std::min(kDefaultFirstBatchDocs, spec.limit);
+    if (batch_size > spec.limit) batch_size = spec.limit;
+  }
+  return ReplyWithFirstBatch(ctx.state, std::move(cursor), batch_size, single_batch, reply);
+}
+
+}  // namespace cairn::server

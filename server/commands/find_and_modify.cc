@@ -1,0 +1,157 @@
+// findAndModify: finds the first document (by sort) matching query and removes it, or updates
+// it (operator or replacement document) returning the old or new version (`new`), with upsert;
+// fields projects the returned document. Reply {lastErrorObject: {n, updatedExisting,
+// upserted}, value}.
+#include <string>
+
+#include "query/matcher/matcher.h"
+#include "query/projection/projection.h"
+#include "query/sort/sort_pattern.h"
+#include "query/update/update.h"
+#include "server/collection_writer.h"
+#include "server/commands/command_args.h"
+#include "server/namespace.h"
+#include "server/query_exec.h"
+#include "server/write_ops.h"
+
+namespace cairn::server {
+
+namespace {
+
+Status FailedToParse(std::string message) {
+  return Status(ErrorCode::kFailedToParse, std::move(message));
+}
+
+void AppendValue(bson_t* reply, const std::optional<query::Projection>& fields, BsonView doc) {
+  if (fields && !fields->IsIdentity()) {
+    BsonDoc projected;
+    fields->Apply(doc, projected.get());
+    BSON_APPEND_DOCUMENT(reply, "value", projected.get());
+  } else {
+    bson_t value = doc.AsBson();
+    BSON_APPEND_DOCUMENT(reply, "value", &value);
+  }
+}
+
+}  // namespace
+
+Status HandleFindAndModify(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+  CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
+  CAIRN_ASSIGN_OR_RETURN(
+      CommandArgs args,
+      CommandArgs::Parse(
+          request, {{"query", kArgDocument | kArgNull}, {"sort", kArgDocument | kArgNull},
+                    {"remove", kArgBool}, {"update", kArgDocument | kArgArray},
+                    {"new", kArgBool}, {"fields", kArgDocument | kArgNull},
+                    {"upsert", kArgBool}, {"bypassDocumentValidation", kArgBool},
+                    {"collation", kArgDocument}, {"arrayFilters", kArgArray},
+                    {"hint", kArgDocument | kArgString}, {"let", kArgDocument},
+                    {"stmtId", kArgNumber}}));
+  CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
+  bool remove = args.GetBool("remove", false);
+  bool return_new = args.GetBool("new", false);
+  bool upsert = args.GetBool("upsert", false);
+  bson_iter_t update_it;
+  bool has_update = args.Get("update", &update_it);
+  if (remove && has_update) return FailedToParse("Cannot specify both an update and remove=true");
+  if (!remove && !has_update) return FailedToParse("Either an update or remove=true must be specified");
+  if (remove && upsert) return FailedToParse("Cannot specify both upsert=true and remove=true ");
+  if (remove && return_new) {
+    return FailedToParse(
+        "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document");
+  }
+  if (has_update && BSON_ITER_HOLDS_ARRAY(&update_it)) {
+    return Status(ErrorCode::kBadValue, "pipeline-style updates are not supported by Cairn yet");
+  }
+  bson_iter_t it;
+  if (args.Get("arrayFilters", &it) && !IterDocument(&it).empty()) {
+    return Status(ErrorCode::kBadValue, "arrayFilters are not supported by Cairn yet");
+  }
+  if (!args.GetDocument("collation").empty()) {
+    return Status(ErrorCode::kBadValue, "collation is not supported by Cairn yet");
+  }
+
+  BsonView filter = args.GetDocument("query");
+  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(filter));
+  QuerySpec spec;
+  spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
+  spec.limit = 1;
+  BsonView sort = args.GetDocument("sort");
+  if (!sort.empty()) {
+    CAIRN_ASSIGN_OR_RETURN(query::SortPattern pattern, query::SortPattern::Parse(sort));
+    spec.sort = std::make_shared<const query::SortPattern>(std::move(pattern));
+  }
+  std::optional<query::Projection> fields;
+  BsonView fields_spec = args.GetDocument("fields");
+  if (!fields_spec.empty()) {
+    CAIRN_ASSIGN_OR_RETURN(query::Projection parsed, query::Projection::Parse(fields_spec));
+    fields.emplace(std::move(parsed));
+  }
+  std::optional<query::Update> update;
+  if (has_update) {
+    CAIRN_ASSIGN_OR_RETURN(query::Update parsed, query::Update::Parse(IterDocument(&update_it)));
+    update.emplace(std::move(parsed));
+    ctx.state.opcounters().update++;
+  } else {
+    ctx.state.opcounters().remove++;
+  }
+
+  std::string ns = MakeNamespace(request.db, collection);
+  CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<CollectionWriter> writer,
+                         CollectionWriter::Open(ctx.state, ns, /*create_if_missing=*/upsert));
+  bool found = false;
+  BsonDoc result;  // the document to return
+  if (writer->collection()) {
+    auto stream = BuildQueryStream(ctx.state.engine(), writer->collection(), spec);
+    if (stream->Next()) {
+      found = true;
+      BsonView doc = stream->document();
+      if (remove) {
+        CAIRN_RETURN_IF_ERROR(writer->Remove(stream->record_id(), doc));
+        result = BsonDoc(doc);
+      } else {
+        BsonDoc new_doc;
+        CAIRN_ASSIGN_OR_RETURN(bool modified,
+                               UpdateDocument(*writer, *update, stream->record_id(), doc, &new_doc));
+        (void)modified;
+        result = return_new ? std::move(new_doc) : BsonDoc(doc);
+      }
+    }
+    CAIRN_RETURN_IF_ERROR(stream->status());
+  }
+  BsonDoc upserted_id;
+  bool upserted = false;
+  if (!found && upsert) {
+    CAIRN_ASSIGN_OR_RETURN(BsonDoc inserted, UpsertDocument(*writer, *update, filter));
+    bson_iter_t id;
+    inserted.view().Find("_id", &id);
+    AppendIter(upserted_id.get(), "upserted", &id);
+    upserted = true;
+    if (return_new) {
+      result = std::move(inserted);
+      found = true;
+    }
+  }
+  CAIRN_RETURN_IF_ERROR(writer->Commit());
+
+  bson_t last_error;
+  BSON_APPEND_DOCUMENT_BEGIN(reply, "lastErrorObject", &last_error);
+  BSON_APPEND_INT32(&last_error, "n", (found || upserted) ? 1 : 0);
+  if (!remove) {
+    BSON_APPEND_BOOL(&last_error, "updatedExisting", found && !upserted);
+    if (upserted) {
+      bson_iter_t id;
+      upserted_id.view().Find("upserted", &id);
+      AppendIter(&last_error, "upserted", &id);
+    }
+  }
+  bson_append_document_end(reply, &last_error);
+  if (found) {
+    AppendValue(reply, fields, result.view());
+  } else {
+    BSON_APPEND_NULL(reply, "value");
+  }
+  return Status::OK();
+}
+
+}  // namespace cairn::server

@@ -1,0 +1,45 @@
+// getMore: the next batch of an open cursor (no document-count limit unless batchSize, at most
+// 16 MiB). The cursor is closed when its stream is exhausted. maxTimeMS on non-tailable cursors
+// is accepted and ignored, as MongoDB does.
+#include <string>
+
+#include "server/commands/command_args.h"
+#include "server/cursor_batch.h"
+#include "server/namespace.h"
+
+namespace cairn::server {
+
+Status HandleGetMore(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+  bson_iter_t it;
+  request.body.Init(&it);
+  bson_iter_next(&it);
+  if (bson_iter_type(&it) != BSON_TYPE_INT64) {
+    return Status(ErrorCode::kTypeMismatch,
+                  "BSON field 'getMore.getMore' is the wrong type '" +
+                      std::string(BsonTypeName(bson_iter_type(&it))) + "', expected type 'long'");
+  }
+  int64_t id = bson_iter_int64(&it);
+  CAIRN_ASSIGN_OR_RETURN(
+      CommandArgs args,
+      CommandArgs::Parse(request, {{"collection", kArgString, true}, {"batchSize", kArgNumber},
+                                   {"term", kArgNumber}, {"lastKnownCommittedOpTime", kArgDocument}}));
+  ctx.state.opcounters().getmore++;
+  int64_t batch_size = args.GetInt("batchSize", 0);
+  if (batch_size < 0) {
+    return Status(ErrorCode::kLocation51024, "BSON field 'batchSize' value must be >= 0, actual value '" +
+                                                 std::to_string(batch_size) + "'");
+  }
+  std::string ns = MakeNamespace(request.db, args.GetString("collection"));
+  CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<Cursor> cursor, ctx.state.cursors().CheckOut(id, ns));
+  BsonDoc cursor_doc;
+  bool exhausted = false;
+  Status status = FillBatch(*cursor, cursor_doc.get(), "nextBatch", batch_size, &exhausted);
+  if (!status.ok()) return status;  // the cursor is destroyed: MongoDB kills a failed cursor
+  int64_t reply_id = exhausted ? 0 : id;
+  if (!exhausted) ctx.state.cursors().CheckIn(std::move(cursor));
+
+  AppendCursorReply(reply, cursor_doc.view(), reply_id, ns);
+  return Status::OK();
+}
+
+}  // namespace cairn::server

@@ -1,0 +1,45 @@
+// Declarations of every command handler (one definition per file in this folder). Only
+// command_table.cc uses this header.
+#pragma once
+
+#include "server/command.h"
+
+namespace cairn::server {
+
+#define CAIRN_DECLARE_HANDLER(fn) \
+  Status fn(CommandContext& ctx, const CommandRequest& request, bson_t* reply)
+
+CAIRN_DECLARE_HANDLER(HandleAggregate);
+CAIRN_DECLARE_HANDLER(HandleBuildInfo);
+CAIRN_DECLARE_HANDLER(HandleConnectionStatus);
+CAIRN_DECLARE_HANDLER(HandleCount);
+CAIRN_DECLARE_HANDLER(HandleCreate);
+CAIRN_DECLARE_HANDLER(HandleDbStats);
+CAIRN_DECLARE_HANDLER(HandleDelete);
+CAIRN_DECLARE_HANDLER(HandleDistinct);
+CAIRN_DECLARE_HANDLER(HandleDrop);
+CAIRN_DECLARE_HANDLER(HandleDropDatabase);
+CAIRN_DECLARE_HANDLER(HandleEndSessions);
+CAIRN_DECLARE_HANDLER(HandleFind);
+CAIRN_DECLARE_HANDLER(HandleFindAndModify);
+CAIRN_DECLARE_HANDLER(HandleGetCmdLineOpts);
+CAIRN_DECLARE_HANDLER(HandleGetLog);
+CAIRN_DECLARE_HANDLER(HandleGetMore);
+CAIRN_DECLARE_HANDLER(HandleGetParameter);
+CAIRN_DECLARE_HANDLER(HandleHello);
+CAIRN_DECLARE_HANDLER(HandleHostInfo);
+CAIRN_DECLARE_HANDLER(HandleInsert);
+CAIRN_DECLARE_HANDLER(HandleKillCursors);
+CAIRN_DECLARE_HANDLER(HandleListCollections);
+CAIRN_DECLARE_HANDLER(HandleListCommands);
+CAIRN_DECLARE_HANDLER(HandleListDatabases);
+CAIRN_DECLARE_HANDLER(HandleListIndexes);
+CAIRN_DECLARE_HANDLER(HandlePing);
+CAIRN_DECLARE_HANDLER(HandleRenameCollection);
+CAIRN_DECLARE_HANDLER(HandleServerStatus);
+CAIRN_DECLARE_HANDLER(HandleUpdate);
+CAIRN_DECLARE_HANDLER(HandleWhatsMyUri);
+
+#undef CAIRN_DECLARE_HANDLER
+
+}  // namespace cairn::server

@@ -1,0 +1,48 @@
+// insert: documents from the body or an OP_MSG kind-1 sequence; _id generated first when
+// missing; ordered stops at the first error, unordered goes on; every error reported in
+// writeErrors with its index. All accepted documents commit in one atomic WriteBatch.
+#include <string>
+
+#include "server/collection_writer.h"
+#include "server/commands/command_args.h"
+#include "server/namespace.h"
+#include "server/reply.h"
+#include "server/write_batch.h"
+
+namespace cairn::server {
+
+Status HandleInsert(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+  CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
+  CAIRN_ASSIGN_OR_RETURN(
+      CommandArgs args,
+      CommandArgs::Parse(request, {{"documents", kArgArray, true}, {"ordered", kArgBool},
+                                   {"bypassDocumentValidation", kArgBool}, {"let", kArgDocument},
+                                   {"stmtIds", kArgArray}, {"stmtId", kArgNumber}}));
+  CAIRN_ASSIGN_OR_RETURN(std::vector<BsonView> documents, WriteStatements(request, "documents"));
+  CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
+  bool ordered = args.GetBool("ordered", true);
+  std::string ns = MakeNamespace(request.db, collection);
+
+  CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<CollectionWriter> writer,
+                         CollectionWriter::Open(ctx.state, ns, /*create_if_missing=*/true));
+  std::vector<WriteError> errors;
+  int64_t inserted = 0;
+  for (size_t i = 0; i < documents.size(); ++i) {
+    ctx.state.opcounters().insert++;
+    BsonDoc storage;
+    Result<BsonView> prepared = PrepareForInsert(documents[i], &storage);
+    Status status = prepared.ok() ? writer->Insert(prepared.value()) : prepared.status();
+    if (!status.ok()) {
+      errors.push_back({static_cast<int32_t>(i), status});
+      if (ordered) break;
+      continue;
+    }
+    ++inserted;
+  }
+  CAIRN_RETURN_IF_ERROR(writer->Commit());
+  AppendCount(reply, "n", inserted);
+  AppendWriteErrors(reply, errors);
+  return Status::OK();
+}
+
+}  // namespace cairn::server

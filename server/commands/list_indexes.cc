@@ -1,0 +1,31 @@
+// listIndexes: a collection's indexes as a cursor (one batch), each spec as MongoDB prints it.
+// NamespaceNotFound 26 for a collection that does not exist, as MongoDB answers.
+#include <string>
+
+#include "server/commands/command_args.h"
+#include "server/namespace.h"
+#include "server/server_state.h"
+
+namespace cairn::server {
+
+Status HandleListIndexes(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+  CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
+  CAIRN_ASSIGN_OR_RETURN(CommandArgs args, CommandArgs::Parse(request, {{"cursor", kArgDocument}}));
+  std::string ns = MakeNamespace(request.db, collection);
+  storage::CollectionHandle handle = ctx.state.engine().catalog().Find(ns);
+  if (!handle) return Status(ErrorCode::kNamespaceNotFound, "ns does not exist: " + ns);
+  bson_t cursor, batch;
+  BSON_APPEND_DOCUMENT_BEGIN(reply, "cursor", &cursor);
+  BSON_APPEND_INT64(&cursor, "id", 0);
+  AppendUtf8(&cursor, "ns", ns);
+  BSON_APPEND_ARRAY_BEGIN(&cursor, "firstBatch", &batch);
+  for (size_t i = 0; i < handle->indexes.size(); ++i) {
+    std::string key = std::to_string(i);
+    BSON_APPEND_DOCUMENT(&batch, key.c_str(), handle->indexes[i].spec.get());
+  }
+  bson_append_array_end(&cursor, &batch);
+  bson_append_document_end(reply, &cursor);
+  return Status::OK();
+}
+
+}  // namespace cairn::server

@@ -1,0 +1,144 @@
+// update: statements {q, u, upsert, multi, ...}; operator or replacement updates; upserts
+// seeded from the filter's equalities and reported in upserted[]; no-op updates count as
+// matched but not modified and write nothing; per-statement writeErrors, ordered or not.
+#include <string>
+
+#include "query/matcher/matcher.h"
+#include "query/update/update.h"
+#include "server/collection_writer.h"
+#include "server/commands/command_args.h"
+#include "server/namespace.h"
+#include "server/query_exec.h"
+#include "server/reply.h"
+#include "server/write_batch.h"
+#include "server/write_ops.h"
+
+namespace cairn::server {
+
+namespace {
+
+// Bytes of pending writes after which a multi-update commits and goes on (each document stays
+// atomic; memory stays bounded).
+constexpr size_t kCommitEveryBytes = 16u << 20;
+
+struct StatementResult {
+  int64_t matched = 0;
+  int64_t modified = 0;
+  bool upserted = false;
+  BsonDoc upserted_id;  // {_id: v}
+};
+
+Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView statement,
+                    StatementResult* result) {
+  CAIRN_RETURN_IF_ERROR(CheckStatementFields(
+      "update", "updates", statement,
+      {"q", "u", "upsert", "multi", "arrayFilters", "hint", "collation", "c", "sort",
+       "upsertSupplied"}));
+  CAIRN_ASSIGN_OR_RETURN(bson_iter_t q, StatementDocumentField("update", "updates", statement, "q"));
+  BsonView filter = IterDocument(&q);
+  CAIRN_ASSIGN_OR_RETURN(bson_iter_t it, StatementDocumentField("update", "updates", statement, "u",
+                                                                /*also_array=*/true));
+  if (BSON_ITER_HOLDS_ARRAY(&it)) {
+    return Status(ErrorCode::kBadValue,
+                  "pipeline-style updates are not supported by Cairn yet");
+  }
+  BsonView update_doc = IterDocument(&it);
+  bool upsert = statement.Find("upsert", &it) && bson_iter_as_bool(&it);
+  bool multi = statement.Find("multi", &it) && bson_iter_as_bool(&it);
+  if (statement.Find("arrayFilters", &it) && BSON_ITER_HOLDS_ARRAY(&it) &&
+      !IterDocument(&it).empty()) {
+    return Status(ErrorCode::kBadValue, "arrayFilters are not supported by Cairn yet");
+  }
+  if (statement.Find("collation", &it) && BSON_ITER_HOLDS_DOCUMENT(&it) &&
+      !IterDocument(&it).empty()) {
+    return Status(ErrorCode::kBadValue, "collation is not supported by Cairn yet");
+  }
+
+  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(filter));
+  CAIRN_ASSIGN_OR_RETURN(query::Update update, query::Update::Parse(update_doc));
+  if (multi && update.is_replacement()) {
+    return Status(ErrorCode::kFailedToParse, "multi update is not supported for replacement-style update");
+  }
+
+  CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<CollectionWriter> writer,
+                         CollectionWriter::Open(ctx.state, ns, /*create_if_missing=*/upsert));
+  if (writer->collection()) {
+    QuerySpec spec;
+    spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
+    spec.limit = multi ? 0 : 1;
+    // Built after the writer holds the collection lock, so it sees every committed write.
+    auto stream = BuildQueryStream(ctx.state.engine(), writer->collection(), spec);
+    while (stream->Next()) {
+      ++result->matched;
+      BsonDoc new_doc;
+      CAIRN_ASSIGN_OR_RETURN(bool modified, UpdateDocument(*writer, update, stream->record_id(),
+                                                           stream->document(), &new_doc));
+      if (modified) ++result->modified;
+      if (writer->pending_bytes() > kCommitEveryBytes) CAIRN_RETURN_IF_ERROR(writer->Commit());
+    }
+    CAIRN_RETURN_IF_ERROR(stream->status());
+  }
+  if (result->matched == 0 && upsert) {
+    CAIRN_ASSIGN_OR_RETURN(BsonDoc inserted, UpsertDocument(*writer, update, filter));
+    bson_iter_t id;
+    inserted.view().Find("_id", &id);
+    AppendIter(result->upserted_id.get(), "_id", &id);
+    result->upserted = true;
+  }
+  return writer->Commit();
+}
+
+}  // namespace
+
+Status HandleUpdate(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+  CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
+  CAIRN_ASSIGN_OR_RETURN(
+      CommandArgs args,
+      CommandArgs::Parse(request, {{"updates", kArgArray, true}, {"ordered", kArgBool},
+                                   {"bypassDocumentValidation", kArgBool}, {"let", kArgDocument},
+                                   {"stmtIds", kArgArray}, {"stmtId", kArgNumber}}));
+  CAIRN_ASSIGN_OR_RETURN(std::vector<BsonView> statements, WriteStatements(request, "updates"));
+  CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
+  bool ordered = args.GetBool("ordered", true);
+  std::string ns = MakeNamespace(request.db, collection);
+
+  int64_t n = 0, modified = 0;
+  std::vector<WriteError> errors;
+  std::vector<std::pair<int32_t, BsonDoc>> upserted;
+  for (size_t i = 0; i < statements.size(); ++i) {
+    ctx.state.opcounters().update++;
+    StatementResult result;
+    Status status = RunStatement(ctx, ns, statements[i], &result);
+    n += result.matched;
+    modified += result.modified;
+    if (result.upserted) {
+      ++n;
+      upserted.emplace_back(static_cast<int32_t>(i), std::move(result.upserted_id));
+    }
+    if (!status.ok()) {
+      errors.push_back({static_cast<int32_t>(i), status});
+      if (ordered) break;
+    }
+  }
+  AppendCount(reply, "n", n);
+  AppendCount(reply, "nModified", modified);
+  if (!upserted.empty()) {
+    bson_t array;
+    BSON_APPEND_ARRAY_BEGIN(reply, "upserted", &array);
+    for (size_t i = 0; i < upserted.size(); ++i) {
+      std::string key = std::to_string(i);
+      bson_t entry;
+      BSON_APPEND_DOCUMENT_BEGIN(&array, key.c_str(), &entry);
+      BSON_APPEND_INT32(&entry, "index", upserted[i].first);
+      bson_iter_t id;
+      upserted[i].second.view().Find("_id", &id);
+      AppendIter(&entry, "_id", &id);
+      bson_append_document_end(&array, &entry);
+    }
+    bson_append_array_end(reply, &array);
+  }
+  AppendWriteErrors(reply, errors);
+  return Status::OK();
+}
+
+}  // namespace cairn::server

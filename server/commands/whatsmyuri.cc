@@ -1,0 +1,11 @@
+// whatsmyuri: the client's address as the server sees it.
+#include "server/command.h"
+
+namespace cairn::server {
+
+Status HandleWhatsMyUri(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+  AppendUtf8(reply, "you", ctx.connection.remote);
+  return Status::OK();
+}
+
+}  // namespace cairn::server

@@ -1,0 +1,103 @@
+// Batch filling for find/getMore (and later aggregate).
+#include "server/cursor_batch.h"
+
+#include <cstring>
+#include <string>
+
+namespace cairn::server {
+
+namespace {
+
+// The 16 MiB of documents a batch carries at most, as MongoDB.
+constexpr size_t kMaxBatchBytes = static_cast<size_t>(kMaxBsonObjectSize);
+
+}  // namespace
+
+Status FillBatch(Cursor& cursor, bson_t* cursor_doc, const char* field, int64_t max_docs,
+                 bool* exhausted) {
+  *exhausted = false;
+  bson_t array;
+  bson_append_array_begin(cursor_doc, field, -1, &array);
+  int64_t count = 0;
+  size_t bytes = 0;
+  char key_buf[16];
+  bson_t projected;
+  bson_init(&projected);
+  Status status;
+  auto append = [&](BsonView doc) -> bool {
+    const char* key;
+    size_t key_len = bson_uint32_to_string(static_cast<uint32_t>(count), &key, key_buf, sizeof key_buf);
+    BsonView out = doc;
+    if (cursor.projection && !cursor.projection->IsIdentity()) {
+      bson_reinit(&projected);
+      cursor.projection->Apply(doc, &projected);
+      out = BsonView(&projected);
+    }
+    if (count > 0 && bytes + out.size() > kMaxBatchBytes) return false;
+    bson_t view = out.AsBson();
+    bson_append_document(&array, key, static_cast<int>(key_len), &view);
+    bytes += out.size();
+    ++count;
+    return true;
+  };
+
+  if (cursor.pending) {
+    append(cursor.pending->view());
+    cursor.pending.reset();
+  }
+  while (max_docs == 0 || count < max_docs) {
+    if (bytes >= kMaxBatchBytes) break;
+    if (!cursor.stream->Next()) {
+      status = cursor.stream->status();
+      *exhausted = true;
+      break;
+    }
+    BsonView doc = cursor.stream->document();
+    if (!append(doc)) {
+      cursor.pending.emplace(doc);  // keep it for the next batch
+      break;
+    }
+  }
+  bson_destroy(&projected);
+  bson_append_array_end(cursor_doc, &array);
+  cursor.returned += count;
+  if (cursor.limit > 0 && cursor.returned >= cursor.limit && !cursor.pending) *exhausted = true;
+  return status;
+}
+
+void AppendCursorReply(bson_t* reply, BsonView cursor_doc, int64_t id, std::string_view ns) {
+  bson_t out;
+  BSON_APPEND_DOCUMENT_BEGIN(reply, "cursor", &out);
+  bson_iter_t it;
+  if (cursor_doc.Init(&it)) {
+    while (bson_iter_next(&it)) AppendIter(&out, IterKey(&it), &it);
+  }
+  BSON_APPEND_INT64(&out, "id", id);
+  AppendUtf8(&out, "ns", ns);
+  bson_append_document_end(reply, &out);
+}
+
+Status ReplyWithFirstBatch(ServerState& state, std::unique_ptr<Cursor> cursor, int64_t batch_size,
+                           bool single_batch, bson_t* reply) {
+  BsonDoc cursor_doc;
+  bool exhausted = false;
+  int64_t max_docs = batch_size > 0 ? batch_size : kDefaultFirstBatchDocs;
+  if (batch_size == 0 && !single_batch) {
+    // batchSize: 0 establishes the cursor with an empty first batch.
+    bson_t empty;
+    BSON_APPEND_ARRAY_BEGIN(cursor_doc.get(), "firstBatch", &empty);
+    bson_append_array_end(cursor_doc.get(), &empty);
+  } else {
+    if (single_batch && batch_size <= 0) max_docs = 0;
+    CAIRN_RETURN_IF_ERROR(FillBatch(*cursor, cursor_doc.get(), "firstBatch", max_docs, &exhausted));
+  }
+  int64_t id = 0;
+  std::string ns = cursor->ns;
+  if (!exhausted && !single_batch) {
+    id = state.cursors().Register(std::move(cursor));
+  }
+  AppendCursorReply(reply, cursor_doc.view(), id, ns);
+  return Status::OK();
+}
+
+}  // namespace cairn::server

@@ -1,0 +1,88 @@
+// CursorManager implementation.
+#include "server/cursor_manager.h"
+
+namespace cairn::server {
+
+int64_t CursorManager::Register(std::unique_ptr<Cursor> cursor) {
+  std::lock_guard<std::mutex> lock(mu_);
+  int64_t id;
+  do {
+    id = static_cast<int64_t>(rng_() & 0x7fffffffffffffffULL);
+  } while (id == 0 || idle_.count(id) || checked_out_.count(id));
+  cursor->id = id;
+  cursor->last_used = Clock::now();
+  idle_.emplace(id, std::move(cursor));
+  return id;
+}
+
+Result<std::unique_ptr<Cursor>> CursorManager::CheckOut(int64_t id, std::string_view ns) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = idle_.find(id);
+  if (it == idle_.end()) {
+    return Status(ErrorCode::kCursorNotFound, "cursor id " + std::to_string(id) + " not found");
+  }
+  if (it->second->ns != ns) {
+    return Status(ErrorCode::kUnauthorized, "Requested getMore on namespace '" + std::string(ns) +
+                                                "', but cursor belongs to a different namespace " +
+                                                it->second->ns);
+  }
+  std::unique_ptr<Cursor> cursor = std::move(it->second);
+  idle_.erase(it);
+  checked_out_.insert(id);
+  return cursor;
+}
+
+void CursorManager::CheckIn(std::unique_ptr<Cursor> cursor) {
+  std::lock_guard<std::mutex> lock(mu_);
+  checked_out_.erase(cursor->id);
+  if (killed_while_out_.erase(cursor->id)) return;  // destroyed here
+  cursor->last_used = Clock::now();
+  int64_t id = cursor->id;
+  idle_.emplace(id, std::move(cursor));
+}
+
+bool CursorManager::Kill(int64_t id) {
+  std::unique_ptr<Cursor> doomed;  // destroyed outside the lock
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = idle_.find(id);
+  if (it != idle_.end()) {
+    doomed = std::move(it->second);
+    idle_.erase(it);
+    return true;
+  }
+  if (checked_out_.count(id)) {
+    killed_while_out_.insert(id);
+    return true;
+  }
+  return false;
+}
+
+size_t CursorManager::ReapIdle(Clock::duration timeout) {
+  std::vector<std::unique_ptr<Cursor>> doomed;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    Clock::time_point now = Clock::now();
+    for (auto it = idle_.begin(); it != idle_.end();) {
+      if (now - it->second->last_used > timeout) {
+        doomed.push_back(std::move(it->second));
+        it = idle_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    timed_out_ += static_cast<int64_t>(doomed.size());
+  }
+  return doomed.size();
+}
+
+size_t CursorManager::open_count() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return idle_.size() + checked_out_.size();
+}
+
+int64_t CursorManager::timed_out_total() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return timed_out_;
+}
+
+}  // namespace cairn::server

@@ -1,0 +1,62 @@
+// CursorManager: the open cursors of all connections, by id. A cursor is checked out for the
+// duration of one getMore (so two getMores never run one cursor at once) and checked back in.
+// Idle cursors are reaped after the timeout (10 minutes) so memory stays bounded.
+// Thread-safe (one mutex guards the map).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "common/bson_doc.h"
+#include "common/status.h"
+#include "query/projection/projection.h"
+#include "server/document_stream.h"
+
+namespace cairn::server {
+
+struct Cursor {
+  int64_t id = 0;
+  std::string ns;
+  std::unique_ptr<DocumentStream> stream;
+  std::optional<query::Projection> projection;
+  std::optional<BsonDoc> pending;  // a document pulled from the stream that did not fit a batch
+  int64_t returned = 0;            // documents returned so far
+  int64_t limit = 0;               // the query's limit (0 = none): reaching it closes the cursor
+  std::chrono::steady_clock::time_point last_used;
+};
+
+class CursorManager {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  // Stores the cursor under a fresh non-zero id (set into cursor->id) and returns the id.
+  int64_t Register(std::unique_ptr<Cursor> cursor);
+  // Takes the cursor out for a getMore. CursorNotFound 43 "cursor id N not found" when absent;
+  // Unauthorized 13 when `ns` is not the cursor's namespace (as MongoDB answers).
+  Result<std::unique_ptr<Cursor>> CheckOut(int64_t id, std::string_view ns);
+  // Returns a checked-out cursor (unless it was killed meanwhile, then it is destroyed).
+  void CheckIn(std::unique_ptr<Cursor> cursor);
+  // Kills a cursor: true if it existed (idle or checked out).
+  bool Kill(int64_t id);
+  // Destroys cursors idle longer than `timeout`; returns how many.
+  size_t ReapIdle(Clock::duration timeout);
+  size_t open_count() const;
+  int64_t timed_out_total() const;
+
+ private:
+  mutable std::mutex mu_;
+  std::unordered_map<int64_t, std::unique_ptr<Cursor>> idle_;  // GUARDED_BY(mu_)
+  std::unordered_set<int64_t> checked_out_;                      // GUARDED_BY(mu_)
+  std::unordered_set<int64_t> killed_while_out_;                 // GUARDED_BY(mu_)
+  std::mt19937_64 rng_{std::random_device{}()};                  // GUARDED_BY(mu_)
+  int64_t timed_out_ = 0;                                        // GUARDED_BY(mu_)
+};
+
+}  // namespace cairn::server

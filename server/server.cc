@@ -1,0 +1,262 @@
+// Server: acceptors, connection coroutines, cursor reaper, signals and shutdown.
+#include "server/server.h"
+
+#include <boost/asio.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "common/logging.h"
+#include "server/dispatcher.h"
+#include "server/server_state.h"
+
+namespace cairn::server {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+namespace {
+// Receive buffers above this are released after the message instead of kept for reuse.
+constexpr size_t kKeepBufferBytes = 1 << 20;
+}  // namespace
+
+struct Server::Impl {
+  // One live connection: its socket and strand, for shutdown. `busy` is read and written on the
+  // connection's strand only.
+  struct Session {
+    tcp::socket socket;
+    bool busy = false;
+    bool closing = false;
+    explicit Session(tcp::socket s) : socket(std::move(s)) {}
+  };
+
+  Impl(ServerOptions options, std::unique_ptr<storage::Engine> engine)
+      : state(std::move(options), std::move(engine)),
+        signals(io, SIGINT, SIGTERM),
+        reaper(io) {}
+
+  asio::io_context io;
+  ServerState state;
+  asio::signal_set signals;
+  asio::steady_timer reaper;
+  std::vector<std::unique_ptr<tcp::acceptor>> acceptors;
+  std::mutex sessions_mu;
+  std::unordered_map<int64_t, std::shared_ptr<Session>> sessions;  // GUARDED_BY(sessions_mu)
+  std::atomic<bool> stopping{false};
+
+  asio::awaitable<void> Accept(tcp::acceptor& acceptor);
+  asio::awaitable<void> Serve(std::shared_ptr<Session> session, int64_t id);
+  void ScheduleReaper();
+  void BeginShutdown();
+};
+
+asio::awaitable<void> Server::Impl::Accept(tcp::acceptor& acceptor) {
+  for (;;) {
+    // Each connection gets its own strand: its coroutine never runs on two threads at once.
+    auto strand = asio::make_strand(io);
+    tcp::socket socket(strand);
+    boost::system::error_code ec;
+    co_await acceptor.async_accept(socket, asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) {
+      if (stopping || ec == asio::error::operation_aborted) co_return;
+      continue;
+    }
+    socket.set_option(tcp::no_delay(true), ec);
+    int64_t id = state.NextConnectionId();
+    auto session = std::make_shared<Session>(std::move(socket));
+    {
+      std::lock_guard<std::mutex> lock(sessions_mu);
+      sessions.emplace(id, session);
+    }
+    asio::co_spawn(strand, Serve(session, id), asio::detached);
+  }
+}
+
+asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int64_t id) {
+  ConnectionInfo info;
+  info.id = id;
+  boost::system::error_code ec;
+  auto remote = session->socket.remote_endpoint(ec);
+  if (!ec) info.remote = remote.address().to_string() + ":" + std::to_string(remote.port());
+  auto local = session->socket.local_endpoint(ec);
+  if (!ec) info.local = local.address().to_string() + ":" + std::to_string(local.port());
+  int64_t count = ++state.current_connections;
+  ++state.total_connections;
+  std::string ctx = "conn" + std::to_string(id);
+  if (!logging::Quiet()) {
+    BsonDoc attr;
+    AppendUtf8(attr.get(), "remote", info.remote);
+    BSON_APPEND_INT64(attr.get(), "connectionId", id);
+    BSON_APPEND_INT64(attr.get(), "connectionCount", count);
+    logging::Log(logging::Severity::kInfo, "NETWORK", 22943, "listener", "Connection accepted",
+                 attr.get());
+  }
+
+  std::vector<uint8_t> frame;
+  std::string out;
+  uint8_t header_bytes[wire::kHeaderSize];
+  for (;;) {
+    if (session->closing) break;
+    co_await asio::async_read(session->socket, asio::buffer(header_bytes),
+                              asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) break;
+    Result<wire::MessageHeader> header = wire::ParseHeader(header_bytes, sizeof header_bytes);
+    if (!header.ok()) {
+      BsonDoc attr;
+      AppendUtf8(attr.get(), "remote", info.remote);
+      AppendUtf8(attr.get(), "error", header.status().ToString());
+      logging::Log(logging::Severity::kWarning, "NETWORK", 22988, ctx,
+                   "Error receiving request from client. Ending connection from remote",
+                   attr.get());
+      break;
+    }
+    size_t length = static_cast<size_t>(header->message_length);
+    frame.resize(length);
+    std::memcpy(frame.data(), header_bytes, wire::kHeaderSize);
+    if (length > wire::kHeaderSize) {
+      co_await asio::async_read(session->socket,
+                                asio::buffer(frame.data() + wire::kHeaderSize,
+                                             length - wire::kHeaderSize),
+                                asio::redirect_error(asio::use_awaitable, ec));
+      if (ec) break;
+    }
+    session->busy = true;
+    out.clear();
+    DispatchAction action = Dispatch(state, info, header.value(), frame.data(), frame.size(), &out);
+    if (action == DispatchAction::kClose) break;
+    if (action == DispatchAction::kReply) {
+      co_await asio::async_write(session->socket, asio::buffer(out),
+                                 asio::redirect_error(asio::use_awaitable, ec));
+      if (ec) break;
+    }
+    session->busy = false;
+    if (frame.capacity() > kKeepBufferBytes) std::vector<uint8_t>().swap(frame);
+    if (out.capacity() > kKeepBufferBytes) std::string().swap(out);
+  }
+  session->socket.close(ec);
+  {
+    std::lock_guard<std::mutex> lock(sessions_mu);
+    sessions.erase(id);
+  }
+  count = --state.current_connections;
+  if (!logging::Quiet()) {
+    BsonDoc attr;
+    AppendUtf8(attr.get(), "remote", info.remote);
+    BSON_APPEND_INT64(attr.get(), "connectionId", id);
+    BSON_APPEND_INT64(attr.get(), "connectionCount", count);
+    logging::Log(logging::Severity::kInfo, "NETWORK", 22944, ctx, "Connection ended", attr.get());
+  }
+}
+
+void Server::Impl::ScheduleReaper() {
+  reaper.expires_after(std::chrono::seconds(60));
+  reaper.async_wait([this](const boost::system::error_code& ec) {
+    if (ec || stopping) return;
+    auto timeout = std::chrono::minutes(state.options().cursor_timeout_minutes);
+    size_t reaped = state.cursors().ReapIdle(timeout);
+    if (reaped > 0) {
+      BsonDoc attr;
+      BSON_APPEND_INT64(attr.get(), "numTimedOut", static_cast<int64_t>(reaped));
+      logging::Log(logging::Severity::kInfo, "QUERY", 20529, "clientcursormon",
+                   "Cursors timed out", attr.get());
+    }
+    ScheduleReaper();
+  });
+}
+
+void Server::Impl::BeginShutdown() {
+  if (stopping.exchange(true)) return;
+  logging::Log(logging::Severity::kInfo, "CONTROL", 23377, "SignalHandler",
+               "Received signal: shutting down", nullptr);
+  boost::system::error_code ec;
+  for (auto& acceptor : acceptors) acceptor->close(ec);
+  reaper.cancel();
+  signals.cancel();
+  std::lock_guard<std::mutex> lock(sessions_mu);
+  for (auto& [id, session] : sessions) {
+    // Close on the session's own strand: an in-flight command finishes and replies first.
+    asio::post(session->socket.get_executor(), [session] {
+      session->closing = true;
+      if (!session->busy) {
+        boost::system::error_code ignored;
+        session->socket.cancel(ignored);
+        session->socket.close(ignored);
+      }
+    });
+  }
+}
+
+Server::Server(ServerOptions options, std::unique_ptr<storage::Engine> engine)
+    : impl_(std::make_unique<Impl>(std::move(options), std::move(engine))) {}
+
+Server::~Server() = default;
+
+void Server::Stop() {
+  asio::post(impl_->io, [this] { impl_->BeginShutdown(); });
+}
+
+Status Server::Run() {
+  Impl& impl = *impl_;
+  const ServerOptions& options = impl.state.options();
+  int bound_port = options.port;
+  for (const std::string& ip : options.bind_ips) {
+    boost::system::error_code ec;
+    auto address = asio::ip::make_address(ip, ec);
+    if (ec) return Status(ErrorCode::kBadValue, "invalid --bind_ip address: " + ip);
+    auto acceptor = std::make_unique<tcp::acceptor>(impl.io);
+    tcp::endpoint endpoint(address, static_cast<unsigned short>(bound_port));
+    acceptor->open(endpoint.protocol(), ec);
+    if (!ec) acceptor->set_option(tcp::acceptor::reuse_address(true), ec);
+    if (!ec) acceptor->bind(endpoint, ec);
+    if (!ec) acceptor->listen(asio::socket_base::max_listen_connections, ec);
+    if (ec) {
+      BsonDoc attr;
+      AppendUtf8(attr.get(), "error", ec.message());
+      AppendUtf8(attr.get(), "address", ip);
+      BSON_APPEND_INT32(attr.get(), "port", bound_port);
+      logging::Log(logging::Severity::kError, "NETWORK", 23024, "initandlisten",
+                   "Failed to bind: " + ec.message(), attr.get());
+      return Status(ErrorCode::kInternalError,
+                    "cannot listen on " + ip + ":" + std::to_string(bound_port) + ": " + ec.message());
+    }
+    if (bound_port == 0) bound_port = acceptor->local_endpoint().port();  // --port 0: one port for all
+    impl.acceptors.push_back(std::move(acceptor));
+  }
+  for (auto& acceptor : impl.acceptors) {
+    BsonDoc attr;
+    AppendUtf8(attr.get(), "address", acceptor->local_endpoint().address().to_string());
+    logging::Log(logging::Severity::kInfo, "NETWORK", 23015, "listener", "Listening on",
+                 attr.get());
+    asio::co_spawn(impl.io, impl.Accept(*acceptor), asio::detached);
+  }
+  impl.signals.async_wait([&impl](const boost::system::error_code& ec, int) {
+    if (!ec) impl.BeginShutdown();
+  });
+  impl.ScheduleReaper();
+  {
+    BsonDoc attr;
+    BSON_APPEND_INT32(attr.get(), "port", bound_port);
+    AppendUtf8(attr.get(), "ssl", "off");
+    logging::Log(logging::Severity::kInfo, "NETWORK", 23016, "listener", "Waiting for connections",
+                 attr.get());
+  }
+
+  std::vector<std::thread> threads;
+  for (int i = 1; i < options.io_threads; ++i) threads.emplace_back([&impl] { impl.io.run(); });
+  impl.io.run();
+  for (auto& t : threads) t.join();
+
+  logging::Log(logging::Severity::kInfo, "STORAGE", 22261, "SignalHandler",
+               "Closing the storage engine", nullptr);
+  impl.state.CloseEngine();
+  logging::Log(logging::Severity::kInfo, "CONTROL", 20565, "SignalHandler", "Now exiting",
+               nullptr);
+  return Status::OK();
+}
+
+}  // namespace cairn::server

@@ -1,0 +1,58 @@
+// ServerState: what every connection shares — the storage engine, the cursor manager, the
+// per-collection write locks, and the counters serverStatus reports. Created once by Server,
+// outlives every connection. Thread-safe: counters are atomics, the lock table has its own mutex.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+#include "server/cursor_manager.h"
+#include "server/options.h"
+#include "storage/engine.h"
+
+namespace cairn::server {
+
+struct OpCounters {
+  std::atomic<int64_t> insert{0}, query{0}, update{0}, remove{0}, getmore{0}, command{0};
+};
+
+class ServerState {
+ public:
+  ServerState(ServerOptions options, std::unique_ptr<storage::Engine> engine);
+  ~ServerState();
+
+  const ServerOptions& options() const { return options_; }
+  storage::Engine& engine() { return *engine_; }
+  CursorManager& cursors() { return cursors_; }
+  OpCounters& opcounters() { return opcounters_; }
+
+  // Serialises writes to one collection (dup-key check through commit). Keyed by the
+  // collection's prefix, which is never reused, so the table only grows with collections made.
+  std::mutex& CollectionLock(storage::Prefix collection);
+
+  int64_t NextConnectionId() { return ++last_connection_id_; }
+  std::atomic<int64_t> current_connections{0};
+  std::atomic<int64_t> total_connections{0};
+
+  std::chrono::steady_clock::time_point start_time() const { return start_; }
+  std::chrono::system_clock::time_point start_wall_time() const { return start_wall_; }
+
+  // Closes the engine (after every connection and cursor is gone).
+  void CloseEngine();
+
+ private:
+  ServerOptions options_;
+  std::unique_ptr<storage::Engine> engine_;
+  CursorManager cursors_;
+  OpCounters opcounters_;
+  std::mutex locks_mu_;
+  std::unordered_map<storage::Prefix, std::unique_ptr<std::mutex>> locks_;  // GUARDED_BY(locks_mu_)
+  std::atomic<int64_t> last_connection_id_{0};
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::chrono::system_clock::time_point start_wall_ = std::chrono::system_clock::now();
+};
+
+}  // namespace cairn::server

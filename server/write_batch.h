@@ -1,0 +1,31 @@
+// The statements of a write command (insert "documents", update "updates", delete "deletes"):
+// read from the body's array or from the OP_MSG kind-1 sequence of the same name, with
+// MongoDB's batch size rule (1 to 100,000 statements, InvalidLength 16 otherwise).
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "common/bson_doc.h"
+#include "common/status.h"
+#include "server/command.h"
+
+namespace cairn::server {
+
+// Views of the statements (valid while the request is). TypeMismatch when an element is not a
+// document.
+Result<std::vector<BsonView>> WriteStatements(const CommandRequest& request, std::string_view field);
+
+// Checks a statement's fields against the allowed names: 40415 "BSON field
+// 'update.updates.foo' is an unknown field." otherwise.
+Status CheckStatementFields(std::string_view command, std::string_view field, BsonView statement,
+                            std::initializer_list<std::string_view> allowed);
+
+// The document-valued field `name` of a statement (e.g. update's "q"): 40414 "BSON field
+// 'update.updates.q' is missing but a required field" when absent, TypeMismatch when not a
+// document (`also_array` admits arrays too, for pipeline updates).
+Result<bson_iter_t> StatementDocumentField(std::string_view command, std::string_view field,
+                                           BsonView statement, std::string_view name,
+                                           bool also_array = false);
+
+}  // namespace cairn::server

@@ -1,0 +1,94 @@
+// The real mongosh against cairnd: a script of everyday shell commands (crud.js) whose results
+// come back as Extended JSON, and a failing command's exit status and message. Each mongosh
+// start costs 1-2 s, so there are only two.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer, MONGOSH, mongodb } from '../node/harness.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const { EJSON } = mongodb.BSON;
+
+let server;
+let home;
+
+before(async () => {
+  server = await startServer();
+  // mongosh keeps logs/history under $HOME: give it a throwaway one.
+  home = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-mongosh-home-'));
+});
+
+after(async () => {
+  await server?.stop();
+  if (home) fs.rmSync(home, { recursive: true, force: true });
+});
+
+function mongosh(args) {
+  const uri = `mongodb://127.0.0.1:${server.port}/testdb`;
+  return new Promise((resolve) => {
+    execFile(MONGOSH, [uri, '--quiet', '--norc', ...args], {
+      timeout: 60_000,
+      env: { ...process.env, HOME: home, DO_NOT_TRACK: '1', MONGOSH_NO_UPDATE_CHECK: '1' },
+      maxBuffer: 16 * 1024 * 1024,
+    }, (error, stdout, stderr) => {
+      resolve({ code: error ? (error.code ?? error.signal) : 0, stdout, stderr });
+    });
+  });
+}
+
+test('a mongosh script: CRUD, show dbs/collections, server helpers', async () => {
+  const run = await mongosh(['--file', path.join(here, 'crud.js')]);
+  const line = run.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+  assert.ok(line, `no RESULT line; exit ${run.code}\n--- stdout ---\n${run.stdout}\n--- stderr ---\n${run.stderr}`);
+  assert.equal(run.code, 0, run.stderr);
+  const out = EJSON.parse(line.slice('RESULT '.length), { relaxed: true });
+
+  const expected = {
+    version: '7.0.0',
+    dbName: 'testdb',
+    ping: 1,
+    hello: { isWritablePrimary: true, maxWireVersion: 21, ok: 1 },
+    insertOne: { acknowledged: true, insertedId: 1 },
+    insertMany: { acknowledged: true, insertedIds: { 0: 2, 1: 3 } },
+    updateOne: { matchedCount: 1, modifiedCount: 1 },
+    upsert: { upsertedId: 4, upsertedCount: 1 },
+    deleteOne: { deletedCount: 1 },
+    find: [{ _id: 4, title: 'fourth' }, { _id: 2, title: 'second!' }, { _id: 1, title: 'first' }],
+    findOne: { _id: 2, title: 'second!', n: 2, tags: ['b'] },
+    count: 3,
+    itcount: 2,
+    fam: { _id: 1, title: 'first', tags: ['a'], views: 1 },
+    distinct: ['first', 'fourth', 'second!'],
+    showCollections: ['notes'],
+    collectionNames: ['notes'],
+    serverStatus: { ok: 1, hasConnections: true },
+    getLog: { ok: 1, logIsArray: true },
+    buildInfo: { ok: 1, version: '7.0.0', hasCairn: true },
+  };
+  // Check every step and report all differences at once.
+  const problems = [];
+  for (const [key, want] of Object.entries(expected)) {
+    try {
+      assert.deepStrictEqual(out[key], want);
+    } catch {
+      problems.push(`${key}: expected ${JSON.stringify(want)}, got ${JSON.stringify(out[key])}`);
+    }
+  }
+  if (!(Array.isArray(out.showDbs) && out.showDbs.includes('testdb'))) {
+    problems.push(`showDbs: expected a list including "testdb", got ${JSON.stringify(out.showDbs)}`);
+  }
+  if (problems.length) assert.fail(`mongosh results differ from MongoDB 7.0's:\n${problems.join('\n')}`);
+});
+
+test('a failing command makes mongosh exit non-zero with the server\'s message', async () => {
+  const run = await mongosh(['--eval', 'db.dups.insertOne({_id: 1}); db.dups.insertOne({_id: 1}); print("NOT REACHED")']);
+  assert.notEqual(run.code, 0);
+  const output = run.stdout + run.stderr;
+  assert.ok(output.includes('E11000 duplicate key error collection: testdb.dups index: _id_ dup key: { _id: 1 }'), output);
+  assert.ok(output.includes('MongoServerError'), output);
+  assert.ok(!run.stdout.includes('NOT REACHED'));
+});

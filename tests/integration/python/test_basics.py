@@ -1,0 +1,76 @@
+"""pymongo 3.11 basics: the handshake, server_info, hello fields, databases and errors."""
+
+import datetime
+import unittest
+
+from bson import ObjectId
+from pymongo.errors import OperationFailure
+
+from harness import ServerTestCase
+
+
+class BasicsTest(ServerTestCase):
+
+    def test_server_info_reports_mongodb_7_0_0(self):
+        info = self.client.server_info()  # pymongo 3.11 sends lowercase "buildinfo"
+        self.assertEqual(info["version"], "7.0.0")
+        self.assertEqual(info["versionArray"][:3], [7, 0, 0])
+        self.assertEqual(info["ok"], 1.0)
+        self.assertEqual(info["maxBsonObjectSize"], 16777216)
+
+    def test_ping_and_hello(self):
+        self.assertEqual(self.client.admin.command("ping"), {"ok": 1.0})
+        hello = self.client.admin.command("hello")
+        self.assertIs(hello["isWritablePrimary"], True)
+        self.assertEqual(hello["maxBsonObjectSize"], 16777216)
+        self.assertEqual(hello["maxMessageSizeBytes"], 48000000)
+        self.assertEqual(hello["maxWriteBatchSize"], 100000)
+        self.assertEqual(hello["minWireVersion"], 0)
+        self.assertEqual(hello["maxWireVersion"], 21)
+        self.assertIsInstance(hello["localTime"], datetime.datetime)
+        self.assertEqual(hello["logicalSessionTimeoutMinutes"], 30)
+        self.assertIs(hello["readOnly"], False)
+        self.assertEqual(hello["ok"], 1.0)
+        legacy = self.client.admin.command("ismaster")
+        self.assertIs(legacy["ismaster"], True)
+
+    def test_databases_appear_when_written(self):
+        db = self.client["py_basics"]
+        self.assertNotIn("py_basics", self.client.list_database_names())
+        db.things.insert_one({"_id": 1})
+        self.assertIn("py_basics", self.client.list_database_names())
+        self.assertEqual(db.list_collection_names(), ["things"])
+        self.client.drop_database("py_basics")
+        self.assertNotIn("py_basics", self.client.list_database_names())
+
+    def test_roundtrip_of_bson_types(self):
+        coll = self.client["py_basics_types"].docs
+        when = datetime.datetime(2024, 5, 17, 8, 30, 15, 123000)
+        oid = ObjectId()
+        doc = {
+            "_id": oid, "int": 42, "long": 2 ** 40, "double": 2.5, "str": "héllo ✓",
+            "bool": False, "none": None, "date": when, "list": [1, "two", {"three": 3}],
+            "nested": {"a": {"b": {"c": [True]}}}, "bytes": b"\x00\x01\x02",
+        }
+        coll.insert_one(dict(doc))
+        self.assertEqual(coll.find_one({"_id": oid}), doc)
+        self.assertEqual(list(coll.find_one({"_id": oid}).keys()), list(doc.keys()))
+
+    def test_insert_one_generates_an_object_id(self):
+        coll = self.client["py_basics_ids"].docs
+        result = coll.insert_one({"x": 1})
+        self.assertIsInstance(result.inserted_id, ObjectId)
+        self.assertTrue(result.acknowledged)
+        self.assertEqual(coll.find_one(), {"_id": result.inserted_id, "x": 1})
+
+    def test_unknown_command_is_code_59(self):
+        with self.assertRaises(OperationFailure) as ctx:
+            self.client.admin.command("nosuch")
+        self.assertEqual(ctx.exception.code, 59)
+        self.assertEqual(ctx.exception.details["codeName"], "CommandNotFound")
+        self.assertEqual(ctx.exception.details["errmsg"], "no such command: 'nosuch'")
+        self.assertEqual(ctx.exception.details["ok"], 0.0)
+
+
+if __name__ == "__main__":
+    unittest.main()
