@@ -5,6 +5,29 @@
 
 namespace cairn::server {
 
+namespace {
+
+// MongoDB refuses '$'-prefixed field names anywhere inside _id (they are allowed elsewhere
+// since 5.0): DollarPrefixedFieldName 52.
+Status CheckIdForDollarFields(BsonView id_document) {
+  bson_iter_t it;
+  if (!id_document.Init(&it)) return Status::OK();
+  while (bson_iter_next(&it)) {
+    std::string_view key = IterKey(&it);
+    if (!key.empty() && key.front() == '$') {
+      return Status(ErrorCode::kDollarPrefixedFieldName,
+                    "_id fields may not contain '$'-prefixed fields: " + std::string(key) +
+                        " is not valid for storage.");
+    }
+    if (BSON_ITER_HOLDS_DOCUMENT(&it) || BSON_ITER_HOLDS_ARRAY(&it)) {
+      CAIRN_RETURN_IF_ERROR(CheckIdForDollarFields(IterDocument(&it)));
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 Result<BsonView> PrepareForInsert(BsonView doc, BsonDoc* storage) {
   if (doc.size() > static_cast<size_t>(kMaxBsonObjectSize)) {
     return Status(ErrorCode::kBadValue, "object to insert too large. size in bytes: " +
@@ -30,6 +53,9 @@ Result<BsonView> PrepareForInsert(BsonView doc, BsonDoc* storage) {
             return Status(ErrorCode::kBadValue, "can't use a regex for _id");
           case BSON_TYPE_UNDEFINED:
             return Status(ErrorCode::kBadValue, "can't use a undefined for _id");
+          case BSON_TYPE_DOCUMENT:
+            CAIRN_RETURN_IF_ERROR(CheckIdForDollarFields(IterDocument(&it)));
+            break;
           default:
             break;
         }
