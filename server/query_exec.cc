@@ -67,7 +67,6 @@ class IdLookupStream final : public DocumentStream {
   bool Next() override {
     bool has = ready_;
     ready_ = false;
-    if (has) delivered_ = true;
     return has;
   }
   BsonView document() const override { return view(); }
@@ -83,7 +82,6 @@ class IdLookupStream final : public DocumentStream {
   storage::RecordId record_id_ = 0;
   Status status_;
   bool ready_ = false;
-  bool delivered_ = false;
   int64_t examined_ = 0;
 };
 

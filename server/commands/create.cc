@@ -13,8 +13,7 @@ namespace cairn::server {
 
 Status HandleCreate(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
-  CAIRN_ASSIGN_OR_RETURN(
-      CommandArgs args,
+  CAIRN_RETURN_IF_ERROR(
       CommandArgs::Parse(
           request, {{"capped", kArgBool}, {"size", kArgNumber}, {"max", kArgNumber},
                     {"autoIndexId", kArgBool}, {"validator", kArgDocument},
@@ -25,7 +24,7 @@ Status HandleCreate(CommandContext& ctx, const CommandRequest& request, bson_t* 
                     {"changeStreamPreAndPostImages", kArgDocument},
                     {"expireAfterSeconds", kArgNumber}, {"storageEngine", kArgDocument},
                     {"indexOptionDefaults", kArgDocument}, {"encryptedFields", kArgDocument},
-                    {"flags", kArgNumber}, {"recordPreImages", kArgBool}}));
+                    {"flags", kArgNumber}, {"recordPreImages", kArgBool}}).status());  // validation only
   CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
 
   // The options as stored: every non-generic field but the command's own, defaults left out.

@@ -8,13 +8,13 @@ namespace cairn::server {
 
 Status HandleDrop(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
-  CAIRN_ASSIGN_OR_RETURN(CommandArgs args, CommandArgs::Parse(request, {}));
+  CAIRN_RETURN_IF_ERROR(
+      CommandArgs::Parse(request, {}).status());  // validation only
   CAIRN_RETURN_IF_ERROR(ValidateDatabaseName(request.db));
   std::string ns = MakeNamespace(request.db, collection);
   storage::Catalog& catalog = ctx.state.engine().catalog();
   storage::CollectionHandle existing = catalog.Find(ns);
   if (!existing) return Status::OK();
-  int64_t count = ctx.state.engine().RecordCount(existing->prefix);
   {
     // Wait for in-flight writes to this collection before its ranges go.
     std::lock_guard<std::mutex> lock(ctx.state.CollectionLock(existing->prefix));
@@ -23,7 +23,6 @@ Status HandleDrop(CommandContext& ctx, const CommandRequest& request, bson_t* re
   }
   BSON_APPEND_INT32(reply, "nIndexesWas", static_cast<int32_t>(existing->indexes.size()));
   AppendUtf8(reply, "ns", ns);
-  (void)count;
   return Status::OK();
 }
 

@@ -25,7 +25,8 @@ Status HandleKillCursors(CommandContext& ctx, const CommandRequest& request, bso
     int64_t id = bson_iter_int64(&element);
     (ctx.state.cursors().Kill(id) ? killed : not_found).push_back(id);
   }
-  (void)collection;
+  CAIRN_RETURN_IF_ERROR(ValidateDatabaseName(request.db));
+  (void)collection;  // cursors are found by id; MongoDB checks the namespace only for auth
   auto append_list = [reply](const char* name, const std::vector<int64_t>& ids) {
     bson_t array;
     BSON_APPEND_ARRAY_BEGIN(reply, name, &array);

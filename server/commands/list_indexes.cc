@@ -10,7 +10,8 @@ namespace cairn::server {
 
 Status HandleListIndexes(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
-  CAIRN_ASSIGN_OR_RETURN(CommandArgs args, CommandArgs::Parse(request, {{"cursor", kArgDocument}}));
+  CAIRN_RETURN_IF_ERROR(
+      CommandArgs::Parse(request, {{"cursor", kArgDocument}}).status());  // validation only
   std::string ns = MakeNamespace(request.db, collection);
   storage::CollectionHandle handle = ctx.state.engine().catalog().Find(ns);
   if (!handle) return Status(ErrorCode::kNamespaceNotFound, "ns does not exist: " + ns);
