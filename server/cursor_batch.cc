@@ -65,39 +65,17 @@ Status FillBatch(Cursor& cursor, bson_t* cursor_doc, const char* field, int64_t 
   return status;
 }
 
-void AppendCursorReply(bson_t* reply, BsonView cursor_doc, int64_t id, std::string_view ns) {
-  bson_t out;
-  BSON_APPEND_DOCUMENT_BEGIN(reply, "cursor", &out);
-  bson_iter_t it;
-  if (cursor_doc.Init(&it)) {
-    while (bson_iter_next(&it)) AppendIter(&out, IterKey(&it), &it);
-  }
-  BSON_APPEND_INT64(&out, "id", id);
-  AppendUtf8(&out, "ns", ns);
-  bson_append_document_end(reply, &out);
-}
-
 Status ReplyWithFirstBatch(ServerState& state, std::unique_ptr<Cursor> cursor, int64_t batch_size,
                            bool single_batch, bson_t* reply) {
-  BsonDoc cursor_doc;
-  bool exhausted = false;
   int64_t max_docs = batch_size > 0 ? batch_size : kDefaultFirstBatchDocs;
-  if (batch_size == 0 && !single_batch) {
-    // batchSize: 0 establishes the cursor with an empty first batch.
-    bson_t empty;
-    BSON_APPEND_ARRAY_BEGIN(cursor_doc.get(), "firstBatch", &empty);
-    bson_append_array_end(cursor_doc.get(), &empty);
-  } else {
-    if (single_batch && batch_size <= 0) max_docs = 0;
-    CAIRN_RETURN_IF_ERROR(FillBatch(*cursor, cursor_doc.get(), "firstBatch", max_docs, &exhausted));
-  }
-  int64_t id = 0;
-  std::string ns = cursor->ns;
-  if (!exhausted && !single_batch) {
-    id = state.cursors().Register(std::move(cursor));
-  }
-  AppendCursorReply(reply, cursor_doc.view(), id, ns);
-  return Status::OK();
+  if (single_batch && batch_size <= 0) max_docs = 0;
+  // batchSize: 0 establishes the cursor with an empty first batch.
+  bool empty = batch_size == 0 && !single_batch;
+  return AppendCursorBatch(reply, std::move(cursor), "firstBatch", max_docs, empty,
+                           [&](std::unique_ptr<Cursor> done, bool exhausted) -> int64_t {
+                             if (exhausted || single_batch) return 0;
+                             return state.cursors().Register(std::move(done));
+                           });
 }
 
 }  // namespace cairn::server

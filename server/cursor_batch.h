@@ -8,6 +8,7 @@
 #include <bson/bson.h>
 
 #include <memory>
+#include <string>
 
 #include "server/cursor_manager.h"
 #include "server/server_state.h"
@@ -21,8 +22,34 @@ inline constexpr int64_t kDefaultFirstBatchDocs = 101;
 Status FillBatch(Cursor& cursor, bson_t* cursor_doc, const char* field, int64_t max_docs,
                  bool* exhausted);
 
-// Appends {cursor: {<batch fields of cursor_doc>, id, ns}} to `reply`.
-void AppendCursorReply(bson_t* reply, BsonView cursor_doc, int64_t id, std::string_view ns);
+// Appends {cursor: {<field>: [batch], id, ns}} to `reply`, filling the batch straight into the
+// reply (no intermediate copy). `max_docs` as FillBatch; `empty` sends an empty batch (batchSize
+// 0). `decide_id(exhausted)` is called once the batch is filled and returns the id to report —
+// 0 when the cursor is done — after registering or checking the cursor back in.
+template <typename DecideId>
+Status AppendCursorBatch(bson_t* reply, std::unique_ptr<Cursor> cursor, const char* field,
+                         int64_t max_docs, bool empty, DecideId decide_id) {
+  std::string ns = cursor->ns;
+  bson_t out;
+  BSON_APPEND_DOCUMENT_BEGIN(reply, "cursor", &out);
+  bool exhausted = false;
+  if (empty) {
+    bson_t batch;
+    bson_append_array_begin(&out, field, -1, &batch);
+    bson_append_array_end(&out, &batch);
+  } else {
+    Status status = FillBatch(*cursor, &out, field, max_docs, &exhausted);
+    if (!status.ok()) {
+      decide_id(std::move(cursor), /*exhausted=*/true);  // a failed cursor is closed
+      bson_append_document_end(reply, &out);             // the caller discards the reply
+      return status;
+    }
+  }
+  BSON_APPEND_INT64(&out, "id", decide_id(std::move(cursor), exhausted));
+  AppendUtf8(&out, "ns", ns);
+  bson_append_document_end(reply, &out);
+  return Status::OK();
+}
 
 // Runs the first batch of a new cursor and appends {cursor: {firstBatch, id, ns}} to `reply`.
 // When the stream is not exhausted and !single_batch the cursor is registered for getMore.

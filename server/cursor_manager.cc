@@ -41,6 +41,15 @@ void CursorManager::CheckIn(std::unique_ptr<Cursor> cursor) {
   idle_.emplace(id, std::move(cursor));
 }
 
+void CursorManager::Discard(std::unique_ptr<Cursor> cursor) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    checked_out_.erase(cursor->id);
+    killed_while_out_.erase(cursor->id);
+  }
+  cursor.reset();  // outside the lock: closing a stream may take a while
+}
+
 bool CursorManager::Kill(int64_t id) {
   std::unique_ptr<Cursor> doomed;  // destroyed outside the lock
   std::lock_guard<std::mutex> lock(mu_);

@@ -43,6 +43,8 @@ class CursorManager {
   Result<std::unique_ptr<Cursor>> CheckOut(int64_t id, std::string_view ns);
   // Returns a checked-out cursor (unless it was killed meanwhile, then it is destroyed).
   void CheckIn(std::unique_ptr<Cursor> cursor);
+  // Destroys a checked-out cursor that is done (exhausted or failed).
+  void Discard(std::unique_ptr<Cursor> cursor);
   // Kills a cursor: true if it existed (idle or checked out).
   bool Kill(int64_t id);
   // Destroys cursors idle longer than `timeout`; returns how many.

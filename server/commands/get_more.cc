@@ -31,15 +31,15 @@ Status HandleGetMore(CommandContext& ctx, const CommandRequest& request, bson_t*
   }
   std::string ns = MakeNamespace(request.db, args.GetString("collection"));
   CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<Cursor> cursor, ctx.state.cursors().CheckOut(id, ns));
-  BsonDoc cursor_doc;
-  bool exhausted = false;
-  Status status = FillBatch(*cursor, cursor_doc.get(), "nextBatch", batch_size, &exhausted);
-  if (!status.ok()) return status;  // the cursor is destroyed: MongoDB kills a failed cursor
-  int64_t reply_id = exhausted ? 0 : id;
-  if (!exhausted) ctx.state.cursors().CheckIn(std::move(cursor));
-
-  AppendCursorReply(reply, cursor_doc.view(), reply_id, ns);
-  return Status::OK();
+  return AppendCursorBatch(reply, std::move(cursor), "nextBatch", batch_size, /*empty=*/false,
+                           [&](std::unique_ptr<Cursor> done, bool exhausted) -> int64_t {
+                             if (exhausted) {
+                               ctx.state.cursors().Discard(std::move(done));
+                               return 0;
+                             }
+                             ctx.state.cursors().CheckIn(std::move(done));
+                             return id;
+                           });
 }
 
 }  // namespace cairn::server
