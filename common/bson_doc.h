@@ -73,8 +73,9 @@ class BsonDoc {
   bson_t* doc_;
 };
 
-// Validates untrusted bytes as one BSON document of exactly `size` bytes (structure, UTF-8 with
-// embedded NULs allowed as MongoDB does, nested documents). InvalidBSON on failure.
+// Validates untrusted bytes as one BSON document of exactly `size` bytes: structure (element
+// lengths, types, terminators) and nested documents, as mongod validates incoming BSON (it does
+// not check UTF-8). InvalidBSON on failure.
 Status ValidateBson(const uint8_t* data, size_t size);
 
 // Accessors over a positioned iterator.

@@ -33,10 +33,23 @@ rocksdb::ColumnFamilyOptions MakeCfOptions(const StorageOptions& options,
   }
   table.whole_key_filtering = true;
   table.block_size = 16 * 1024;
+  // A hash index inside each data block: a point read (find by _id, the duplicate-_id probe)
+  // finds its key without a binary search over the block's restart points.
+  table.data_block_index_type = rocksdb::BlockBasedTableOptions::kDataBlockBinaryAndHash;
+  table.data_block_hash_table_util_ratio = 0.75;
+  // XXH3 block checksums: Debian's RocksDB computes CRC-32C in software (5% of an insert's
+  // flush in perf); XXH3 is several times cheaper and as strong for detecting corruption.
+  table.checksum = rocksdb::kXXH3;
 
   rocksdb::ColumnFamilyOptions cf;
   cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   cf.write_buffer_size = options.write_buffer_bytes;
+  // A bloom filter over whole keys in the memtable: the write path's duplicate-_id probe of a
+  // new key (the common case) then answers "absent" without walking the skiplist.
+  if (options.bloom_bits_per_key > 0) {
+    cf.memtable_prefix_bloom_size_ratio = 0.02;
+    cf.memtable_whole_key_filtering = true;
+  }
   cf.level_compaction_dynamic_level_bytes = true;
   cf.compression = PickCompression();
   return cf;

@@ -74,6 +74,11 @@ Result<CommandArgs> CommandArgs::Parse(const CommandRequest& request,
   std::vector<bool> seen(specs.size(), false);
   while (bson_iter_next(&it)) {
     std::string_view key = IterKey(&it);
+    if (args.field_count_ < kMaxRecordedFields) {
+      args.fields_[args.field_count_++] = {key, bson_iter_offset(&it), bson_iter_key_len(&it)};
+    } else {
+      args.overflow_ = true;
+    }
     const ArgSpec* spec = nullptr;
     size_t index = 0;
     for (const ArgSpec& candidate : specs) {
@@ -109,17 +114,23 @@ Result<CommandArgs> CommandArgs::Parse(const CommandRequest& request,
 }
 
 bool CommandArgs::Get(std::string_view name, bson_iter_t* it) const {
-  return body_.Find(name, it);
+  for (size_t i = 0; i < field_count_; ++i) {
+    if (fields_[i].name == name) {
+      return bson_iter_init_from_data_at_offset(it, body_.data(), body_.size(), fields_[i].offset,
+                                                fields_[i].key_length);
+    }
+  }
+  return overflow_ && body_.Find(name, it);
 }
 
 bool CommandArgs::Has(std::string_view name) const {
   bson_iter_t it;
-  return body_.Find(name, &it);
+  return Get(name, &it);
 }
 
 int64_t CommandArgs::GetInt(std::string_view name, int64_t default_value) const {
   bson_iter_t it;
-  if (!body_.Find(name, &it)) return default_value;
+  if (!Get(name, &it)) return default_value;
   int64_t v;
   if (IterAsInt64(&it, &v)) return v;
   double d;
@@ -134,21 +145,21 @@ int64_t CommandArgs::GetInt(std::string_view name, int64_t default_value) const 
 
 bool CommandArgs::GetBool(std::string_view name, bool default_value) const {
   bson_iter_t it;
-  if (!body_.Find(name, &it)) return default_value;
+  if (!Get(name, &it)) return default_value;
   if (bson_iter_type(&it) == BSON_TYPE_NULL) return default_value;
   return bson_iter_as_bool(&it);
 }
 
 BsonView CommandArgs::GetDocument(std::string_view name) const {
   bson_iter_t it;
-  if (!body_.Find(name, &it) || !BSON_ITER_HOLDS_DOCUMENT(&it)) return BsonView();
+  if (!Get(name, &it) || !BSON_ITER_HOLDS_DOCUMENT(&it)) return BsonView();
   return IterDocument(&it);
 }
 
 std::string_view CommandArgs::GetString(std::string_view name,
                                         std::string_view default_value) const {
   bson_iter_t it;
-  if (!body_.Find(name, &it) || !BSON_ITER_HOLDS_UTF8(&it)) return default_value;
+  if (!Get(name, &it) || !BSON_ITER_HOLDS_UTF8(&it)) return default_value;
   return IterUtf8(&it);
 }
 

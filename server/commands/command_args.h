@@ -8,6 +8,7 @@
 
 #include <bson/bson.h>
 
+#include <array>
 #include <initializer_list>
 #include <optional>
 #include <string_view>
@@ -59,8 +60,20 @@ class CommandArgs {
   const bson_iter_t& first() const { return first_; }
 
  private:
+  // Where each present body field is, recorded by Parse's one pass over the body, so lookups
+  // never rescan it (a find makes ~20 of them).
+  struct FieldPosition {
+    std::string_view name;
+    uint32_t offset;
+    uint32_t key_length;
+  };
+  static constexpr size_t kMaxRecordedFields = 48;
+
   BsonView body_;
   bson_iter_t first_{};
+  std::array<FieldPosition, kMaxRecordedFields> fields_;
+  size_t field_count_ = 0;
+  bool overflow_ = false;  // more fields than recorded: fall back to scanning
 };
 
 // The collection name from the command's first field: a string, else InvalidNamespace

@@ -100,15 +100,15 @@ TEST(ValidateBson, ShouldRejectAMissingTerminator) {
   EXPECT_EQ(ValidateBson(b.data(), b.size()).code(), ErrorCode::kInvalidBSON);
 }
 
-TEST(ValidateBson, ShouldRejectInvalidUtf8InFieldNames) {
+// Validation is structural, as mongod's: it checks neither field names nor string values for
+// UTF-8 (drivers meet such bytes on read).
+TEST(ValidateBson, ShouldAcceptInvalidUtf8InFieldNamesAsMongodDoes) {
   BsonDoc doc;
   bson_append_int32(doc.get(), "\xff", 1, 1);
   std::vector<uint8_t> b = Bytes(doc);
-  EXPECT_EQ(ValidateBson(b.data(), b.size()).code(), ErrorCode::kInvalidBSON);
+  EXPECT_TRUE(ValidateBson(b.data(), b.size()).ok());
 }
 
-// libbson 1.23's bson_validate checks field names, not string values, for UTF-8; mongod does not
-// reject invalid UTF-8 values either (drivers meet them on read), so they are accepted.
 TEST(ValidateBson, ShouldAcceptInvalidUtf8InStringValuesAsMongodDoes) {
   BsonDoc doc;
   AppendUtf8(doc.get(), "s", "\xff\xfe");
@@ -223,6 +223,50 @@ TEST(BsonDoc, ShouldCloneAndMove) {
   BsonDoc c = std::move(a);
   EXPECT_EQ(b.view().size(), c.view().size());
   EXPECT_EQ(std::memcmp(b.view().data(), c.view().data(), b.view().size()), 0);
+}
+
+}  // namespace
+}  // namespace cairn
+
+namespace cairn {
+namespace {
+
+// Randomly corrupted documents: whatever ValidateBson accepts must be safe to walk completely
+// (rendering to JSON touches every element, nested ones included; it may refuse invalid UTF-8,
+// which validation deliberately lets through, but must never read out of bounds); run under
+// ASan this is a memory-safety check of the validator. (It is stricter than libbson's
+// bson_validate without flags, which lets some corrupt nested documents through.)
+TEST(ValidateBson, ShouldOnlyAcceptCorruptionsThatAreSafeToRead) {
+  BsonDoc base = BsonDoc::FromJson(
+      R"({"_id": 1, "s": "hello", "d": {"x": [1, 2, {"y": "z"}], "b": true},
+          "bin": {"$binary": {"base64": "AQID", "subType": "00"}}, "r": {"$regularExpression":
+          {"pattern": "a+", "options": "i"}}, "n": null, "l": {"$numberLong": "5"}})");
+  std::vector<uint8_t> original = Bytes(base);
+  uint64_t seed = 42;
+  auto next = [&seed] {
+    seed ^= seed << 13;
+    seed ^= seed >> 7;
+    seed ^= seed << 17;
+    return seed;
+  };
+  int accepted = 0;
+  for (int round = 0; round < 20000; ++round) {
+    std::vector<uint8_t> b = original;
+    int flips = 1 + static_cast<int>(next() % 3);
+    for (int i = 0; i < flips; ++i) {
+      size_t at = 4 + next() % (b.size() - 5);  // keep the outer length and terminator
+      b[at] = static_cast<uint8_t>(next());
+    }
+    bool ours = ValidateBson(b.data(), b.size()).ok();
+    bson_t doc;
+    ASSERT_TRUE(bson_init_static(&doc, b.data(), b.size()));
+    if (ours) {
+      ++accepted;
+      char* json = bson_as_relaxed_extended_json(&doc, nullptr);
+      bson_free(json);
+    }
+  }
+  EXPECT_GT(accepted, 0);
 }
 
 }  // namespace
