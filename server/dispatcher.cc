@@ -34,9 +34,21 @@ bool IsHelloName(std::string_view name) {
   return name == "hello" || name == "isMaster" || name == "ismaster";
 }
 
+// Closes an OP_MSG reply built in `out` and writes its prefix (and checksum when asked).
+void FinishOpMsg(ReplyBuffer* out, int32_t response_to, bool with_checksum) {
+  out->End();
+  size_t total = out->size() + (with_checksum ? 4 : 0);
+  wire::WriteOpMsgPrefix(out->data(), static_cast<int32_t>(total), g_next_request_id++,
+                         response_to, with_checksum ? wire::kChecksumPresent : 0);
+  if (with_checksum) {
+    uint32_t crc = BSON_UINT32_TO_LE(wire::Crc32c(out->data(), out->size()));
+    out->Append(&crc, sizeof crc);
+  }
+}
+
 DispatchAction HandleOpMsg(ServerState& state, ConnectionInfo& connection,
                            const wire::MessageHeader& header, const uint8_t* frame, size_t size,
-                           std::string* out) {
+                           ReplyBuffer* out) {
   Result<wire::OpMsg> parsed = wire::ParseOpMsg(frame, size);
   if (!parsed.ok()) {
     LogProtocolError(connection, parsed.status());
@@ -45,37 +57,47 @@ DispatchAction HandleOpMsg(ServerState& state, ConnectionInfo& connection,
     if (size >= wire::kHeaderSize + 4) std::memcpy(&flags, frame + wire::kHeaderSize, 4);
     flags = BSON_UINT32_FROM_LE(flags);
     if (flags & wire::kMoreToCome) return DispatchAction::kClose;
-    BsonDoc reply = ErrorReply(parsed.status());
-    wire::AppendOpMsg(*out, g_next_request_id++, header.request_id, 0, reply.view(), false);
+    AppendErrorFields(out->Begin(wire::kOpMsgBodyOffset), parsed.status());
+    FinishOpMsg(out, header.request_id, false);
     return DispatchAction::kReply;
   }
   const wire::OpMsg& msg = parsed.value();
   CommandRequest request;
   request.body = msg.body;
   request.sequences = &msg.sequences;
+  bson_t* reply = out->Begin(wire::kOpMsgBodyOffset);
   bson_iter_t it;
-  BsonDoc reply;
   if (!msg.body.Init(&it) || !bson_iter_next(&it)) {
-    reply = ErrorReply(Status(ErrorCode::kFailedToParse, "Command document is empty"));
+    AppendErrorFields(reply, Status(ErrorCode::kFailedToParse, "Command document is empty"));
   } else {
     request.name = IterKey(&it);
     bson_iter_t db;
     if (!msg.body.Find("$db", &db) || !BSON_ITER_HOLDS_UTF8(&db)) {
-      reply = ErrorReply(Status(ErrorCode::kLocation40571, "OP_MSG requests require a $db argument"));
+      AppendErrorFields(reply, Status(ErrorCode::kLocation40571,
+                                      "OP_MSG requests require a $db argument"));
     } else {
       request.db = IterUtf8(&db);
-      reply = RunCommand(state, connection, request);
+      RunCommand(state, connection, request, out);
     }
   }
-  if (msg.more_to_come()) return DispatchAction::kNoReply;
-  wire::AppendOpMsg(*out, g_next_request_id++, header.request_id, 0, reply.view(),
-                    msg.checksum_present());
+  if (msg.more_to_come()) {
+    out->Reset(kKeepReplyBytes);
+    return DispatchAction::kNoReply;
+  }
+  FinishOpMsg(out, header.request_id, msg.checksum_present());
   return DispatchAction::kReply;
+}
+
+// Closes an OP_REPLY (one document) built in `out` and writes its prefix.
+void FinishOpReply(ReplyBuffer* out, int32_t response_to, int32_t response_flags) {
+  out->End();
+  wire::WriteOpReplyPrefix(out->data(), static_cast<int32_t>(out->size()), g_next_request_id++,
+                           response_to, response_flags, 1);
 }
 
 DispatchAction HandleOpQuery(ServerState& state, ConnectionInfo& connection,
                              const wire::MessageHeader& header, const uint8_t* frame, size_t size,
-                             std::string* out) {
+                             ReplyBuffer* out) {
   Result<wire::OpQuery> parsed = wire::ParseOpQuery(frame, size);
   if (!parsed.ok()) {
     LogProtocolError(connection, parsed.status());
@@ -88,13 +110,12 @@ DispatchAction HandleOpQuery(ServerState& state, ConnectionInfo& connection,
   std::string_view collection = dot == std::string_view::npos ? "" : ns.substr(dot + 1);
 
   if (collection != "$cmd") {
-    BsonDoc err;
-    AppendUtf8(err.get(), "$err", "OP_QUERY is no longer supported. " + std::string(kLegacyOpcodeHelp));
-    BSON_APPEND_INT32(err.get(), "code", CodeNumber(ErrorCode::kLocation5739101));
-    AppendUtf8(err.get(), "codeName", CodeName(ErrorCode::kLocation5739101));
-    BSON_APPEND_DOUBLE(err.get(), "ok", 0.0);
-    wire::AppendOpReply(*out, g_next_request_id++, header.request_id, wire::kReplyQueryFailure,
-                        {err.view()});
+    bson_t* err = out->Begin(wire::kOpReplyDocumentsOffset);
+    AppendUtf8(err, "$err", "OP_QUERY is no longer supported. " + std::string(kLegacyOpcodeHelp));
+    BSON_APPEND_INT32(err, "code", CodeNumber(ErrorCode::kLocation5739101));
+    AppendUtf8(err, "codeName", CodeName(ErrorCode::kLocation5739101));
+    BSON_APPEND_DOUBLE(err, "ok", 0.0);
+    FinishOpReply(out, header.request_id, wire::kReplyQueryFailure);
     return DispatchAction::kReply;
   }
 
@@ -105,51 +126,55 @@ DispatchAction HandleOpQuery(ServerState& state, ConnectionInfo& connection,
       (IterKey(&it) == "$query" || IterKey(&it) == "query") && BSON_ITER_HOLDS_DOCUMENT(&it)) {
     command = IterDocument(&it);
   }
-  BsonDoc reply;
   std::string_view name;
   if (command.Init(&it) && bson_iter_next(&it)) name = IterKey(&it);
+  bson_t* reply = out->Begin(wire::kOpReplyDocumentsOffset);
   if (IsHelloName(name)) {
     CommandRequest request;
     request.name = name;
     request.db = db;
     request.body = command;
     request.from_op_query = true;
-    reply = RunCommand(state, connection, request);
+    RunCommand(state, connection, request, out);
   } else {
-    reply = ErrorReply(Status(ErrorCode::kUnsupportedOpQueryCommand,
-                              "Unsupported OP_QUERY command: " + std::string(name) + ". " +
-                                  std::string(kLegacyOpcodeHelp)));
+    AppendErrorFields(reply, Status(ErrorCode::kUnsupportedOpQueryCommand,
+                                    "Unsupported OP_QUERY command: " + std::string(name) + ". " +
+                                        std::string(kLegacyOpcodeHelp)));
   }
-  wire::AppendOpReply(*out, g_next_request_id++, header.request_id, wire::kReplyAwaitCapable,
-                      {reply.view()});
+  FinishOpReply(out, header.request_id, wire::kReplyAwaitCapable);
   return DispatchAction::kReply;
 }
 
 }  // namespace
 
-BsonDoc RunCommand(ServerState& state, ConnectionInfo& connection, const CommandRequest& request) {
+void RunCommand(ServerState& state, ConnectionInfo& connection, const CommandRequest& request,
+                ReplyBuffer* out) {
   const CommandDef* def = FindCommand(request.name);
   if (def == nullptr) {
     state.opcounters().command++;
-    return ErrorReply(Status(ErrorCode::kCommandNotFound,
-                             "no such command: '" + std::string(request.name) + "'"));
+    AppendErrorFields(out->body(), Status(ErrorCode::kCommandNotFound,
+                                          "no such command: '" + std::string(request.name) + "'"));
+    return;
   }
   if (def->admin_only && request.db != "admin") {
     state.opcounters().command++;
-    return ErrorReply(Status(ErrorCode::kUnauthorized,
-                             std::string(def->name) + " may only be run against the admin database."));
+    AppendErrorFields(out->body(),
+                      Status(ErrorCode::kUnauthorized, std::string(def->name) +
+                                                           " may only be run against the admin database."));
+    return;
   }
   CommandContext ctx{state, connection};
-  BsonDoc reply;
-  Status status = def->handler(ctx, request, reply.get());
-  if (!status.ok()) return ErrorReply(status);
-  BSON_APPEND_DOUBLE(reply.get(), "ok", 1.0);
-  return reply;
+  Status status = def->handler(ctx, request, out->body());
+  if (!status.ok()) {
+    AppendErrorFields(out->Restart(), status);  // a partial reply is discarded
+    return;
+  }
+  BSON_APPEND_DOUBLE(out->body(), "ok", 1.0);
 }
 
 DispatchAction Dispatch(ServerState& state, ConnectionInfo& connection,
                         const wire::MessageHeader& header, const uint8_t* frame, size_t size,
-                        std::string* out) {
+                        ReplyBuffer* out) {
   switch (static_cast<wire::OpCode>(header.op_code)) {
     case wire::OpCode::kMsg:
       return HandleOpMsg(state, connection, header, frame, size, out);

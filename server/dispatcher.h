@@ -1,12 +1,12 @@
 // Dispatcher: one request frame in, at most one reply frame out. Routes by opcode (OP_MSG, the
 // legacy OP_QUERY handshake, everything else closes the connection), looks the command up in
 // the command table, runs its handler, and turns a non-OK Status into MongoDB's error reply.
-// Stateless apart from the shared ServerState; called on the connection's strand.
+// Replies are built in place in the connection's ReplyBuffer. Stateless apart from the shared
+// ServerState; called on the connection's thread.
 #pragma once
 
-#include <string>
-
 #include "server/command.h"
+#include "server/reply_buffer.h"
 #include "server/server_state.h"
 #include "wire/message.h"
 
@@ -20,10 +20,11 @@ enum class DispatchAction {
 
 DispatchAction Dispatch(ServerState& state, ConnectionInfo& connection,
                         const wire::MessageHeader& header, const uint8_t* frame, size_t size,
-                        std::string* out);
+                        ReplyBuffer* out);
 
-// Runs one command (already parsed) and returns its complete reply document (ok: 1 with the
-// handler's fields, or MongoDB's error reply).
-BsonDoc RunCommand(ServerState& state, ConnectionInfo& connection, const CommandRequest& request);
+// Runs one command (already parsed) and writes its complete reply document (ok: 1 with the
+// handler's fields, or MongoDB's error reply) into `out`'s body, which the caller has begun.
+void RunCommand(ServerState& state, ConnectionInfo& connection, const CommandRequest& request,
+                ReplyBuffer* out);
 
 }  // namespace cairn::server

@@ -26,12 +26,6 @@ void AppendErrorFields(bson_t* reply, const Status& status) {
   AppendExtra(reply, status);
 }
 
-BsonDoc ErrorReply(const Status& status) {
-  BsonDoc doc;
-  AppendErrorFields(doc.get(), status);
-  return doc;
-}
-
 void AppendWriteErrors(bson_t* reply, const std::vector<WriteError>& errors) {
   if (errors.empty()) return;
   bson_t array;

@@ -15,9 +15,6 @@ namespace cairn::server {
 // Appends ok: 0, errmsg, code, codeName and the status's extra fields.
 void AppendErrorFields(bson_t* reply, const Status& status);
 
-// {ok: 0, errmsg, code, codeName, ...}
-BsonDoc ErrorReply(const Status& status);
-
 struct WriteError {
   int32_t index = 0;
   Status status;

@@ -26,7 +26,8 @@ namespace asio = boost::asio;
 using asio::ip::tcp;
 
 namespace {
-// Receive buffers above this are released after the message instead of kept for reuse.
+// Receive buffers above this are released after the message instead of kept for reuse (requests
+// are small but for bulk inserts; replies have their own rule: reply_buffer.h).
 constexpr size_t kKeepBufferBytes = 1 << 20;
 }  // namespace
 
@@ -118,7 +119,7 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
   }
 
   std::vector<uint8_t> frame;
-  std::string out;
+  ReplyBuffer out;
   uint8_t header_bytes[wire::kHeaderSize];
   for (;;) {
     if (session->closing) break;
@@ -146,17 +147,16 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
       if (ec) break;
     }
     session->busy = true;
-    out.clear();
     DispatchAction action = Dispatch(state, info, header.value(), frame.data(), frame.size(), &out);
     if (action == DispatchAction::kClose) break;
     if (action == DispatchAction::kReply) {
-      co_await asio::async_write(session->socket, asio::buffer(out),
+      co_await asio::async_write(session->socket, asio::buffer(out.data(), out.size()),
                                  asio::redirect_error(asio::use_awaitable, ec));
       if (ec) break;
     }
+    out.Reset(kKeepReplyBytes);
     session->busy = false;
     if (frame.capacity() > kKeepBufferBytes) std::vector<uint8_t>().swap(frame);
-    if (out.capacity() > kKeepBufferBytes) std::string().swap(out);
   }
   session->socket.close(ec);
   {

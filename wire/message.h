@@ -117,6 +117,16 @@ void AppendOpQuery(std::string& out, int32_t request_id, int32_t response_to, co
 void AppendOpReply(std::string& out, int32_t request_id, int32_t response_to,
                    int32_t response_flags, const std::vector<BsonView>& documents);
 
+// Replies built in place: the caller writes the body document at the body offset of its own
+// buffer (no copy of the body), then fills the bytes before it with these. `total_length` is the
+// whole frame (for OP_MSG with a checksum, the 4 trailing CRC bytes included).
+inline constexpr size_t kOpMsgBodyOffset = kHeaderSize + 4 + 1;        // header, flagBits, kind 0
+inline constexpr size_t kOpReplyDocumentsOffset = kHeaderSize + 4 + 8 + 4 + 4;
+void WriteOpMsgPrefix(uint8_t* frame, int32_t total_length, int32_t request_id,
+                      int32_t response_to, uint32_t flags);
+void WriteOpReplyPrefix(uint8_t* frame, int32_t total_length, int32_t request_id,
+                        int32_t response_to, int32_t response_flags, int32_t number_returned);
+
 // OP_REPLY responseFlags bits.
 inline constexpr int32_t kReplyQueryFailure = 1 << 1;
 inline constexpr int32_t kReplyAwaitCapable = 1 << 3;

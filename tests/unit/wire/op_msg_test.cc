@@ -564,3 +564,37 @@ TEST(OpMsg, AppendOpMsgWithSequencesShouldReproduceAParsedMessage) {
 
 }  // namespace
 }  // namespace cairn::wire
+
+namespace cairn::wire {
+namespace {
+
+// A reply built in place (body at kOpMsgBodyOffset, prefix written after) is byte-identical to
+// one built by AppendOpMsg, with and without a checksum; likewise for OP_REPLY.
+TEST(InPlaceReply, ShouldMatchTheAppendedFrameByteForByte) {
+  BsonDoc body = BsonDoc::FromJson(R"({"ok": 1.0, "n": 3})");
+  for (bool checksum : {false, true}) {
+    std::string expected;
+    AppendOpMsg(expected, 7, 42, 0, body.view(), checksum);
+    std::string frame(kOpMsgBodyOffset, '\0');
+    frame.append(reinterpret_cast<const char*>(body.view().data()), body.view().size());
+    size_t total = frame.size() + (checksum ? 4 : 0);
+    WriteOpMsgPrefix(reinterpret_cast<uint8_t*>(frame.data()), static_cast<int32_t>(total), 7, 42,
+                     checksum ? kChecksumPresent : 0);
+    if (checksum) {
+      uint32_t crc = BSON_UINT32_TO_LE(
+          Crc32c(reinterpret_cast<const uint8_t*>(frame.data()), frame.size()));
+      frame.append(reinterpret_cast<const char*>(&crc), 4);
+    }
+    EXPECT_EQ(frame, expected) << "checksum " << checksum;
+  }
+  std::string expected_reply;
+  AppendOpReply(expected_reply, 9, 11, kReplyAwaitCapable, {body.view()});
+  std::string reply(kOpReplyDocumentsOffset, '\0');
+  reply.append(reinterpret_cast<const char*>(body.view().data()), body.view().size());
+  WriteOpReplyPrefix(reinterpret_cast<uint8_t*>(reply.data()), static_cast<int32_t>(reply.size()),
+                     9, 11, kReplyAwaitCapable, 1);
+  EXPECT_EQ(reply, expected_reply);
+}
+
+}  // namespace
+}  // namespace cairn::wire

@@ -1,0 +1,65 @@
+// ReplyBuffer: replies built in place in a reusable frame buffer.
+#include "server/reply_buffer.h"
+
+#include <cstring>
+
+namespace cairn::server {
+
+ReplyBuffer::~ReplyBuffer() {
+  if (writer_ != nullptr) bson_writer_destroy(writer_);
+  bson_free(buffer_);
+}
+
+void ReplyBuffer::Reserve(size_t bytes) {
+  if (bytes <= capacity_) return;
+  size_t capacity = capacity_ == 0 ? 4096 : capacity_;
+  while (capacity < bytes) capacity *= 2;
+  buffer_ = static_cast<uint8_t*>(bson_realloc(buffer_, capacity));
+  capacity_ = capacity;
+}
+
+bson_t* ReplyBuffer::Begin(size_t prefix_bytes) {
+  Reserve(prefix_bytes + 5);
+  prefix_ = prefix_bytes;
+  size_ = 0;
+  // The writer reallocates buffer_/capacity_ through bson_realloc_ctx as the body grows.
+  writer_ = bson_writer_new(&buffer_, &capacity_, prefix_bytes, bson_realloc_ctx, nullptr);
+  bson_writer_begin(writer_, &body_);
+  return body_;
+}
+
+bson_t* ReplyBuffer::Restart() {
+  bson_writer_rollback(writer_);
+  bson_writer_begin(writer_, &body_);
+  return body_;
+}
+
+void ReplyBuffer::End() {
+  bson_writer_end(writer_);
+  size_ = bson_writer_get_length(writer_);  // includes the prefix offset
+  bson_writer_destroy(writer_);
+  writer_ = nullptr;
+  body_ = nullptr;
+}
+
+void ReplyBuffer::Append(const void* bytes, size_t length) {
+  Reserve(size_ + length);
+  std::memcpy(buffer_ + size_, bytes, length);
+  size_ += length;
+}
+
+void ReplyBuffer::Reset(size_t keep_bytes) {
+  if (writer_ != nullptr) {
+    bson_writer_destroy(writer_);
+    writer_ = nullptr;
+    body_ = nullptr;
+  }
+  size_ = 0;
+  if (capacity_ > keep_bytes) {
+    bson_free(buffer_);
+    buffer_ = nullptr;
+    capacity_ = 0;
+  }
+}
+
+}  // namespace cairn::server

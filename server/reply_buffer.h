@@ -1,0 +1,56 @@
+// ReplyBuffer: one connection's reusable output frame. A reply's body document is built in
+// place (libbson's bson_writer, at an offset that leaves room for the frame's prefix), so
+// handlers append straight into the bytes that go on the wire: no reply copy, and no regrowth
+// from scratch for every large batch (a 16 MiB getMore reply used to be grown by realloc,
+// copied, and freed each time). Owned by one connection; not thread-safe.
+#pragma once
+
+#include <bson/bson.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cairn::server {
+
+// A connection keeps its reply buffer across requests up to this size (one full 16 MiB batch
+// plus room), so scans do not regrow and page-fault a new buffer for every getMore; a larger
+// one (rare) is released after its reply is sent.
+inline constexpr size_t kKeepReplyBytes = 24u << 20;
+
+class ReplyBuffer {
+ public:
+  ReplyBuffer() = default;
+  ReplyBuffer(const ReplyBuffer&) = delete;
+  ReplyBuffer& operator=(const ReplyBuffer&) = delete;
+  ~ReplyBuffer();
+
+  // Starts a reply whose body document begins after `prefix_bytes` (the frame's header and
+  // section bytes); returns the empty body to fill.
+  bson_t* Begin(size_t prefix_bytes);
+  // Discards what the body holds and returns it empty (an error reply replaces a partial one).
+  bson_t* Restart();
+  // The body being built (between Begin and End).
+  bson_t* body() { return body_; }
+  // Closes the body; afterwards data()/size() cover prefix + body.
+  void End();
+  // Appends raw bytes after the body (the OP_MSG checksum).
+  void Append(const void* bytes, size_t length);
+
+  uint8_t* data() { return buffer_; }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  // Forgets the current reply; keeps the memory unless it grew beyond `keep_bytes`.
+  void Reset(size_t keep_bytes);
+
+ private:
+  void Reserve(size_t bytes);
+
+  uint8_t* buffer_ = nullptr;
+  size_t capacity_ = 0;
+  size_t size_ = 0;
+  size_t prefix_ = 0;
+  bson_writer_t* writer_ = nullptr;
+  bson_t* body_ = nullptr;
+};
+
+}  // namespace cairn::server
