@@ -12,10 +12,10 @@
 
 namespace cairn::server {
 
-// A connection keeps its reply buffer across requests up to this size (one full 16 MiB batch
-// plus room), so scans do not regrow and page-fault a new buffer for every getMore; a larger
-// one (rare) is released after its reply is sent.
-inline constexpr size_t kKeepReplyBytes = 24u << 20;
+// A connection keeps its reply buffer across requests up to this size, so scans do not regrow
+// and page-fault a new buffer for every getMore: a full 16 MiB batch grows the buffer by
+// doubling to 32 MiB. A larger one (rare) is released after its reply is sent.
+inline constexpr size_t kKeepReplyBytes = 33u << 20;
 
 class ReplyBuffer {
  public:
