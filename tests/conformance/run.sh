@@ -11,7 +11,8 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
-SHARED=$(cd "$REPO/../shared/conformance" 2>/dev/null && pwd) || {
+# The physical path: the runner only runs when argv[1] is its real path (a symlinked shared/).
+SHARED=$(cd -P "$REPO/../shared/conformance" 2>/dev/null && pwd -P) || {
   echo "conformance: $REPO/../shared/conformance not found" >&2
   exit 2
 }
