@@ -153,7 +153,7 @@ Status CollectionWriter::Insert(BsonView doc) {
   unit_.PutIndexEntry(id_index.prefix, key, storage::EncodeRecordId(record_id));
   unit_.AdjustCounts(collection_->prefix, 1, static_cast<int64_t>(doc.size()));
   removed_ids_.erase(key);
-  inserted_ids_.insert(std::move(key));
+  inserted_ids_.emplace(std::move(key), record_id);
   return Status::OK();
 }
 
@@ -179,6 +179,13 @@ Status CollectionWriter::Commit() {
   if (unit_.empty()) return Status::OK();
   Status status = unit_.Commit();
   unit_ = state_.engine().BeginWrite();
+  if (status.ok()) {
+    // Removals need no erasure: a reader checks the record a cached RecordId names.
+    IdCache& cache = state_.id_cache();
+    for (const auto& [key, record_id] : inserted_ids_) {
+      cache.Insert(collection_->prefix, key, record_id);
+    }
+  }
   inserted_ids_.clear();
   removed_ids_.clear();
   return status;

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "common/bson_doc.h"
@@ -55,8 +56,10 @@ class CollectionWriter {
   storage::CollectionHandle collection_;
   std::unique_lock<std::mutex> lock_;
   storage::WriteUnit unit_;
-  std::unordered_set<std::string> inserted_ids_;  // _id keys added in the uncommitted unit
-  std::unordered_set<std::string> removed_ids_;   // _id keys removed in the uncommitted unit
+  // _id keys added (with their RecordIds) and removed in the uncommitted unit; published to
+  // the IdCache once the unit commits.
+  std::unordered_map<std::string, storage::RecordId> inserted_ids_;
+  std::unordered_set<std::string> removed_ids_;
 };
 
 // Builds the DuplicateKey status MongoDB answers: "E11000 duplicate key error collection:

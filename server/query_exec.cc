@@ -47,19 +47,40 @@ class CollectionScanStream final : public DocumentStream {
 
 // At most one document: the one whose _id index entry matches, if the rest of the filter
 // matches it too.
+// True when `doc`'s _id encodes to exactly `key`.
+bool HasIdKey(BsonView doc, std::string_view key) {
+  bson_iter_t id;
+  if (!doc.Find("_id", &id)) return false;
+  thread_local std::string encoded;
+  encoded.clear();
+  index::AppendValue(&encoded, &id);
+  return encoded == key;
+}
+
 class IdLookupStream final : public DocumentStream {
  public:
   IdLookupStream(const storage::Engine& engine, const storage::CollectionEntry& collection,
-                 std::shared_ptr<const query::Matcher> matcher, const bson_iter_t* id) {
+                 std::shared_ptr<const query::Matcher> matcher, const bson_iter_t* id,
+                 IdCache* id_cache) {
     std::string key;
     index::AppendValue(&key, id);
-    std::string value;
     bool found = false;
-    status_ = engine.GetIndexEntry(collection.indexes[0].prefix, key, &value, &found);
-    if (!status_.ok() || !found) return;
-    record_id_ = storage::DecodeRecordId(value);
-    status_ = engine.GetRecord(collection.prefix, record_id_, &document_, &found);
-    if (!status_.ok() || !found) return;
+    // The cache only names a candidate: it counts when that record exists and carries this
+    // _id (a deleted document, a colliding key or a torn slot fall back to the index).
+    if (id_cache != nullptr && id_cache->Lookup(collection.prefix, key, &record_id_)) {
+      status_ = engine.GetRecord(collection.prefix, record_id_, &document_, &found);
+      if (!status_.ok()) return;
+      if (found && !HasIdKey(view(), key)) found = false;
+    }
+    if (!found) {
+      std::string value;
+      status_ = engine.GetIndexEntry(collection.indexes[0].prefix, key, &value, &found);
+      if (!status_.ok() || !found) return;
+      record_id_ = storage::DecodeRecordId(value);
+      status_ = engine.GetRecord(collection.prefix, record_id_, &document_, &found);
+      if (!status_.ok() || !found) return;
+      if (id_cache != nullptr) id_cache->Insert(collection.prefix, key, record_id_);
+    }
     examined_ = 1;
     ready_ = matcher->Matches(view());
   }
@@ -198,12 +219,12 @@ class SkipLimitStream final : public DocumentStream {
 
 std::unique_ptr<DocumentStream> BuildQueryStream(const storage::Engine& engine,
                                                  const storage::CollectionHandle& collection,
-                                                 const QuerySpec& spec) {
+                                                 const QuerySpec& spec, IdCache* id_cache) {
   if (!collection) return std::make_unique<EmptyStream>();
   std::unique_ptr<DocumentStream> stream;
   bson_iter_t id;
   if (spec.matcher->IdEquality(&id)) {
-    stream = std::make_unique<IdLookupStream>(engine, *collection, spec.matcher, &id);
+    stream = std::make_unique<IdLookupStream>(engine, *collection, spec.matcher, &id, id_cache);
   } else {
     auto cursor = spec.reverse_natural ? engine.ScanRecordsReverse(collection->prefix)
                                        : engine.ScanRecords(collection->prefix);

@@ -10,6 +10,7 @@
 #include "query/matcher/matcher.h"
 #include "query/sort/sort_pattern.h"
 #include "server/document_stream.h"
+#include "server/id_cache.h"
 #include "storage/engine.h"
 
 namespace cairn::server {
@@ -28,8 +29,9 @@ struct QuerySpec {
 inline constexpr int64_t kMaxBlockingSortBytes = 100 * 1024 * 1024;
 
 // The stream over `collection` (null = a collection that does not exist: an empty stream).
+// `id_cache` (optional) lets an _id point lookup skip the _id index.
 std::unique_ptr<DocumentStream> BuildQueryStream(const storage::Engine& engine,
                                                  const storage::CollectionHandle& collection,
-                                                 const QuerySpec& spec);
+                                                 const QuerySpec& spec, IdCache* id_cache);
 
 }  // namespace cairn::server

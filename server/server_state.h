@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "server/cursor_manager.h"
+#include "server/id_cache.h"
 #include "server/options.h"
 #include "storage/engine.h"
 
@@ -28,6 +29,7 @@ class ServerState {
   storage::Engine& engine() { return *engine_; }
   CursorManager& cursors() { return cursors_; }
   OpCounters& opcounters() { return opcounters_; }
+  IdCache& id_cache() { return id_cache_; }
 
   // Serialises writes to one collection (dup-key check through commit). Keyed by the
   // collection's prefix, which is never reused, so the table only grows with collections made.
@@ -48,6 +50,7 @@ class ServerState {
   std::unique_ptr<storage::Engine> engine_;
   CursorManager cursors_;
   OpCounters opcounters_;
+  IdCache id_cache_;
   std::mutex locks_mu_;
   std::unordered_map<storage::Prefix, std::unique_ptr<std::mutex>> locks_;  // GUARDED_BY(locks_mu_)
   std::atomic<int64_t> last_connection_id_{0};

@@ -106,7 +106,7 @@ Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_
   spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
   std::string ns = MakeNamespace(request.db, collection);
   storage::CollectionHandle handle = ctx.state.engine().catalog().Find(ns);
-  auto input = BuildQueryStream(ctx.state.engine(), handle, spec);
+  auto input = BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache());
 
   auto cursor = std::make_unique<Cursor>();
   cursor->ns = ns;

@@ -41,7 +41,7 @@ Status HandleCount(CommandContext& ctx, const CommandRequest& request, bson_t* r
     spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
     spec.skip = skip;
     spec.limit = limit;
-    auto stream = BuildQueryStream(ctx.state.engine(), handle, spec);
+    auto stream = BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache());
     while (stream->Next()) ++n;
     CAIRN_RETURN_IF_ERROR(stream->status());
   }

@@ -43,7 +43,7 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
   QuerySpec spec;
   spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
   spec.limit = limit;
-  auto stream = BuildQueryStream(ctx.state.engine(), writer->collection(), spec);
+  auto stream = BuildQueryStream(ctx.state.engine(), writer->collection(), spec, &ctx.state.id_cache());
   while (stream->Next()) {
     CAIRN_RETURN_IF_ERROR(writer->Remove(stream->record_id(), stream->document()));
     ++*deleted;

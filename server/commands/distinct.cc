@@ -90,7 +90,7 @@ Status HandleDistinct(CommandContext& ctx, const CommandRequest& request, bson_t
   if (handle) {
     QuerySpec spec;
     spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
-    auto stream = BuildQueryStream(ctx.state.engine(), handle, spec);
+    auto stream = BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache());
     while (stream->Next()) CollectValues(stream->document(), key, &values);
     CAIRN_RETURN_IF_ERROR(stream->status());
   }

@@ -109,7 +109,7 @@ Status HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* re
     cursor->projection.emplace(std::move(parsed));
   }
   storage::CollectionHandle handle = ctx.state.engine().catalog().Find(cursor->ns);
-  cursor->stream = BuildQueryStream(ctx.state.engine(), handle, spec);
+  cursor->stream = BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache());
 
   bool single_batch = args.GetBool("singleBatch", false);
   int64_t batch_size = args.Has("batchSize") ? args.GetInt("batchSize", 0) : -1;

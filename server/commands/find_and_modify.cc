@@ -102,7 +102,7 @@ Status HandleFindAndModify(CommandContext& ctx, const CommandRequest& request, b
   bool found = false;
   BsonDoc result;  // the document to return
   if (writer->collection()) {
-    auto stream = BuildQueryStream(ctx.state.engine(), writer->collection(), spec);
+    auto stream = BuildQueryStream(ctx.state.engine(), writer->collection(), spec, &ctx.state.id_cache());
     if (stream->Next()) {
       found = true;
       BsonView doc = stream->document();

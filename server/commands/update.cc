@@ -67,7 +67,7 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
     spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
     spec.limit = multi ? 0 : 1;
     // Built after the writer holds the collection lock, so it sees every committed write.
-    auto stream = BuildQueryStream(ctx.state.engine(), writer->collection(), spec);
+    auto stream = BuildQueryStream(ctx.state.engine(), writer->collection(), spec, &ctx.state.id_cache());
     while (stream->Next()) {
       ++result->matched;
       BsonDoc new_doc;

@@ -74,3 +74,30 @@ class BasicsTest(ServerTestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class PointReadConsistencyTest(ServerTestCase):
+    """Reads by _id stay exact while the same _id is deleted, re-inserted and updated, from
+    several connections (the server caches where an _id's document lives)."""
+
+    def test_find_by_id_follows_deletes_and_reinserts(self):
+        other = self.server.client()
+        try:
+            a = self.client.test.pointreads
+            b = other.test.pointreads
+            a.drop()
+            for round_ in range(20):
+                a.insert_one({"_id": 1, "v": round_})
+                self.assertEqual(b.find_one({"_id": 1}), {"_id": 1, "v": round_})
+                b.update_one({"_id": 1}, {"$inc": {"v": 100}})
+                self.assertEqual(a.find_one({"_id": 1})["v"], round_ + 100)
+                self.assertEqual(a.delete_one({"_id": 1}).deleted_count, 1)
+                self.assertIsNone(b.find_one({"_id": 1}))
+                self.assertIsNone(a.find_one_and_update({"_id": 1}, {"$set": {"x": 1}}))
+            a.insert_one({"_id": "s", "v": 1})
+            a.drop()
+            self.assertIsNone(b.find_one({"_id": "s"}))
+            a.insert_one({"_id": "s", "v": 2})
+            self.assertEqual(b.find_one({"_id": "s"}), {"_id": "s", "v": 2})
+        finally:
+            other.close()
