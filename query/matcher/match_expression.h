@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/bson_doc.h"
+#include "common/bson_element.h"
 #include "common/status.h"
 #include "query/matcher/path.h"
 
@@ -135,25 +136,26 @@ class PathMatchExpression : public MatchExpression {
 class ComparisonMatchExpression final : public PathMatchExpression {
  public:
   ComparisonMatchExpression(MatchKind kind, std::string_view path, const bson_iter_t& rhs)
-      : PathMatchExpression(kind, path, LeafArrays::kTraverse), rhs_(rhs) {}
-  const bson_iter_t& rhs() const { return rhs_; }
+      : PathMatchExpression(kind, path, LeafArrays::kTraverse), rhs_(&rhs) {}
+  // The operand, positioned (a fresh iterator into the filter's bytes).
+  bson_iter_t rhs() const { return rhs_.iter(); }
   bool MatchesSingleElement(const bson_iter_t* value) const override;
 
  private:
-  bson_iter_t rhs_;
+  BsonElement rhs_;  // not a bson_iter_t: see common/bson_element.h
 };
 
 // $in (ops/in.cc); $nin is Not($in). A null in the list also matches missing and undefined.
 class InMatchExpression final : public PathMatchExpression {
  public:
   // `equalities` need not be sorted or distinct.
-  InMatchExpression(std::string_view path, std::vector<bson_iter_t> equalities);
-  const std::vector<bson_iter_t>& equalities() const { return equalities_; }  // sorted, distinct
+  InMatchExpression(std::string_view path, std::vector<BsonElement> equalities);
+  const std::vector<BsonElement>& equalities() const { return equalities_; }  // sorted, distinct
   bool has_null() const { return has_null_; }
   bool MatchesSingleElement(const bson_iter_t* value) const override;
 
  private:
-  std::vector<bson_iter_t> equalities_;
+  std::vector<BsonElement> equalities_;
   bool has_null_ = false;
 };
 

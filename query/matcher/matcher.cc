@@ -32,8 +32,9 @@ bool IsPointLookupValue(const bson_iter_t* value) {
 bool FindIdEquality(const MatchExpression* node, bson_iter_t* value) {
   if (node->kind() == MatchKind::kEq) {
     const auto* eq = static_cast<const ComparisonMatchExpression*>(node);
-    if (eq->path().dotted() != "_id" || !IsPointLookupValue(&eq->rhs())) return false;
-    *value = eq->rhs();
+    bson_iter_t rhs = eq->rhs();
+    if (eq->path().dotted() != "_id" || !IsPointLookupValue(&rhs)) return false;
+    *value = rhs;
     return true;
   }
   if (node->kind() == MatchKind::kAnd) {

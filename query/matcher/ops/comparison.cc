@@ -23,7 +23,8 @@ bool IsNaN(const bson_iter_t* it) {
 
 bool ComparisonMatchExpression::MatchesSingleElement(const bson_iter_t* value) const {
   const MatchKind k = kind();
-  const bson_type_t rhs_type = bson_iter_type(&rhs_);
+  const bson_iter_t rhs = rhs_.iter();
+  const bson_type_t rhs_type = bson_iter_type(&rhs);
   const bson_type_t type = value ? bson_iter_type(value) : BSON_TYPE_EOD;
   if (type != rhs_type) {
     const int lhs_rank = CanonicalTypeRank(type), rhs_rank = CanonicalTypeRank(rhs_type);
@@ -47,12 +48,12 @@ bool ComparisonMatchExpression::MatchesSingleElement(const bson_iter_t* value) c
   }
   if (k != MatchKind::kEq) {
     // NaN equals NaN and is otherwise unordered.
-    const bool lhs_nan = IsNaN(value), rhs_nan = IsNaN(&rhs_);
+    const bool lhs_nan = IsNaN(value), rhs_nan = IsNaN(&rhs);
     if (lhs_nan || rhs_nan) {
       return (k == MatchKind::kLte || k == MatchKind::kGte) && lhs_nan && rhs_nan;
     }
   }
-  const int c = CompareValues(value, &rhs_);
+  const int c = CompareValues(value, &rhs);
   switch (k) {
     case MatchKind::kEq: return c == 0;
     case MatchKind::kLt: return c < 0;

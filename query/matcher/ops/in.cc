@@ -9,17 +9,28 @@
 
 namespace cairn::query {
 
-InMatchExpression::InMatchExpression(std::string_view path, std::vector<bson_iter_t> equalities)
+namespace {
+
+int Compare(const BsonElement& a, const BsonElement& b) {
+  bson_iter_t x = a.iter(), y = b.iter();
+  return CompareValues(&x, &y);
+}
+
+}  // namespace
+
+InMatchExpression::InMatchExpression(std::string_view path, std::vector<BsonElement> equalities)
     : PathMatchExpression(MatchKind::kIn, path, LeafArrays::kTraverse),
       equalities_(std::move(equalities)) {
-  auto less = [](const bson_iter_t& a, const bson_iter_t& b) { return CompareValues(&a, &b) < 0; };
-  std::sort(equalities_.begin(), equalities_.end(), less);
-  auto equal = [](const bson_iter_t& a, const bson_iter_t& b) {
-    return CompareValues(&a, &b) == 0;
-  };
-  equalities_.erase(std::unique(equalities_.begin(), equalities_.end(), equal), equalities_.end());
-  for (const bson_iter_t& e : equalities_) {
-    if (BSON_ITER_HOLDS_NULL(&e)) has_null_ = true;
+  std::sort(equalities_.begin(), equalities_.end(),
+            [](const BsonElement& a, const BsonElement& b) { return Compare(a, b) < 0; });
+  equalities_.erase(std::unique(equalities_.begin(), equalities_.end(),
+                                [](const BsonElement& a, const BsonElement& b) {
+                                  return Compare(a, b) == 0;
+                                }),
+                    equalities_.end());
+  for (const BsonElement& e : equalities_) {
+    bson_iter_t it = e.iter();
+    if (BSON_ITER_HOLDS_NULL(&it)) has_null_ = true;
   }
 }
 
@@ -29,10 +40,14 @@ bool InMatchExpression::MatchesSingleElement(const bson_iter_t* value) const {
     if (has_null_) return true;
     if (value == nullptr) return false;
   }
-  auto it = std::lower_bound(
-      equalities_.begin(), equalities_.end(), *value,
-      [](const bson_iter_t& a, const bson_iter_t& b) { return CompareValues(&a, &b) < 0; });
-  return it != equalities_.end() && CompareValues(&*it, value) == 0;
+  auto it = std::lower_bound(equalities_.begin(), equalities_.end(), value,
+                             [](const BsonElement& a, const bson_iter_t* b) {
+                               bson_iter_t x = a.iter();
+                               return CompareValues(&x, b) < 0;
+                             });
+  if (it == equalities_.end()) return false;
+  bson_iter_t found = it->iter();
+  return CompareValues(&found, value) == 0;
 }
 
 namespace internal {
@@ -40,7 +55,8 @@ namespace internal {
 namespace {
 
 Result<MatchExpressionPtr> ParseInList(const OperatorArgs& args) {
-  std::vector<bson_iter_t> equalities;
+  std::vector<BsonElement> equalities;
+  bool has_undefined = false;
   bson_iter_t it;
   if (!bson_iter_recurse(args.op, &it)) return Status(ErrorCode::kBadValue, "invalid $in array");
   while (bson_iter_next(&it)) {
@@ -48,12 +64,11 @@ Result<MatchExpressionPtr> ParseInList(const OperatorArgs& args) {
       return Status(ErrorCode::kBadValue, "cannot nest $ under $in");
     }
     if (BSON_ITER_HOLDS_REGEX(&it)) return NotSupportedYet("$regex");
-    equalities.push_back(it);
+    if (BSON_ITER_HOLDS_UNDEFINED(&it)) has_undefined = true;
+    equalities.emplace_back(&it);
   }
-  for (const bson_iter_t& e : equalities) {
-    if (BSON_ITER_HOLDS_UNDEFINED(&e)) {
-      return Status(ErrorCode::kBadValue, "InMatchExpression equality cannot be undefined");
-    }
+  if (has_undefined) {
+    return Status(ErrorCode::kBadValue, "InMatchExpression equality cannot be undefined");
   }
   return MatchExpressionPtr(std::make_unique<InMatchExpression>(args.path, std::move(equalities)));
 }
