@@ -48,8 +48,11 @@ bool FindIdEquality(const MatchExpression* node, bson_iter_t* value) {
 }  // namespace
 
 Result<Matcher> Matcher::Parse(BsonView filter) {
-  auto copy = std::make_shared<const BsonDoc>(filter);
-  CAIRN_ASSIGN_OR_RETURN(MatchExpressionPtr root, ParseFilter(copy->view()));
+  auto copy = std::make_shared<const std::string>(reinterpret_cast<const char*>(filter.data()),
+                                                  filter.size());
+  CAIRN_ASSIGN_OR_RETURN(MatchExpressionPtr root,
+                         ParseFilter(BsonView(reinterpret_cast<const uint8_t*>(copy->data()),
+                                              copy->size())));
   Matcher matcher;
   matcher.filter_ = std::move(copy);
   matcher.root_ = std::move(root);
@@ -66,6 +69,9 @@ bool Matcher::IdEquality(bson_iter_t* value) const {
   return root_ && FindIdEquality(root_.get(), value);
 }
 
-BsonView Matcher::filter() const { return filter_ ? filter_->view() : BsonView(); }
+BsonView Matcher::filter() const {
+  if (!filter_) return BsonView();
+  return BsonView(reinterpret_cast<const uint8_t*>(filter_->data()), filter_->size());
+}
 
 }  // namespace cairn::query

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "common/bson_doc.h"
 #include "common/status.h"
@@ -43,7 +44,9 @@ class Matcher {
   BsonView filter() const;
 
  private:
-  std::shared_ptr<const BsonDoc> filter_;
+  // The filter's bytes (a plain buffer: a BsonDoc would cost an over-aligned bson_t allocation
+  // per parse, and only the bytes are needed).
+  std::shared_ptr<const std::string> filter_;
   std::shared_ptr<const MatchExpression> root_;
 };
 
