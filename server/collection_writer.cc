@@ -28,7 +28,7 @@ Status CheckIdForDollarFields(BsonView id_document) {
 
 }  // namespace
 
-Result<BsonView> PrepareForInsert(BsonView doc, BsonDoc* storage) {
+Result<BsonView> PrepareForInsert(BsonView doc, std::optional<BsonDoc>* storage) {
   if (doc.size() > static_cast<size_t>(kMaxBsonObjectSize)) {
     return Status(ErrorCode::kBadValue, "object to insert too large. size in bytes: " +
                                             std::to_string(doc.size()) +
@@ -80,8 +80,8 @@ Result<BsonView> PrepareForInsert(BsonView doc, BsonDoc* storage) {
       if (IterKey(&it) != "_id") AppendIter(out.get(), IterKey(&it), &it);
     }
   }
-  *storage = std::move(out);
-  return storage->view();
+  storage->emplace(std::move(out));
+  return (*storage)->view();
 }
 
 Status DuplicateKeyError(std::string_view ns, std::string_view index_name, BsonView key_pattern,
@@ -132,14 +132,35 @@ Result<std::string> CollectionWriter::IdKey(BsonView doc, bson_iter_t* id) const
   return key;
 }
 
+Status CollectionWriter::PrefetchIds(const std::vector<BsonView>& docs) {
+  std::vector<std::string> keys;
+  keys.reserve(docs.size());
+  for (BsonView doc : docs) {
+    bson_iter_t id;
+    CAIRN_ASSIGN_OR_RETURN(std::string key, IdKey(doc, &id));
+    keys.push_back(std::move(key));
+  }
+  std::vector<bool> exist;
+  CAIRN_RETURN_IF_ERROR(
+      state_.engine().IndexEntriesExist(collection_->indexes[0].prefix, keys, &exist));
+  for (size_t i = 0; i < keys.size(); ++i) prefetched_ids_[std::move(keys[i])] = exist[i];
+  return Status::OK();
+}
+
 Status CollectionWriter::Insert(BsonView doc) {
   bson_iter_t id;
   CAIRN_ASSIGN_OR_RETURN(std::string key, IdKey(doc, &id));
   const storage::IndexEntry& id_index = collection_->indexes[0];
+  // The unit's own pending inserts and removals come first, then what is committed.
   bool taken = inserted_ids_.count(key) > 0;
   if (!taken && !removed_ids_.count(key)) {
-    std::string ignored;
-    CAIRN_RETURN_IF_ERROR(state_.engine().GetIndexEntry(id_index.prefix, key, &ignored, &taken));
+    auto prefetched = prefetched_ids_.find(key);
+    if (prefetched != prefetched_ids_.end()) {
+      taken = prefetched->second;
+    } else {
+      std::string ignored;
+      CAIRN_RETURN_IF_ERROR(state_.engine().GetIndexEntry(id_index.prefix, key, &ignored, &taken));
+    }
   }
   if (taken) {
     BsonDoc key_value;
@@ -188,6 +209,7 @@ Status CollectionWriter::Commit() {
   }
   inserted_ids_.clear();
   removed_ids_.clear();
+  prefetched_ids_.clear();  // committed state changed
   return status;
 }
 

@@ -7,10 +7,12 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 #include "common/bson_doc.h"
 #include "common/status.h"
@@ -23,8 +25,8 @@ namespace cairn::server {
 // larger than 16 MiB → BadValue "object to insert too large. size in bytes: N, max size:
 // 16777216"; _id an array/regex/undefined → BadValue "can't use an array for _id"; _id missing →
 // an ObjectId is generated; _id not first → moved first. Returns `doc` itself when it is already
-// in shape (no copy), else a view of the rewritten copy kept in *storage.
-Result<BsonView> PrepareForInsert(BsonView doc, BsonDoc* storage);
+// in shape (no copy, no allocation), else a view of the rewritten copy placed in *storage.
+Result<BsonView> PrepareForInsert(BsonView doc, std::optional<BsonDoc>* storage);
 
 class CollectionWriter {
  public:
@@ -35,6 +37,11 @@ class CollectionWriter {
                                                         bool create_if_missing);
 
   const storage::CollectionHandle& collection() const { return collection_; }
+
+  // Looks up, in one batched read, whether the _ids of these prepared documents are taken, so
+  // the Insert calls that follow need no read each. Valid until the next Commit (the writer
+  // holds the collection lock, so nobody else can change the answers meanwhile).
+  Status PrefetchIds(const std::vector<BsonView>& docs);
 
   // Adds a prepared document (PrepareForInsert) with its index entries. DuplicateKey 11000 with
   // MongoDB's message and keyPattern/keyValue when its _id is taken (committed or pending).
@@ -60,6 +67,8 @@ class CollectionWriter {
   // the IdCache once the unit commits.
   std::unordered_map<std::string, storage::RecordId> inserted_ids_;
   std::unordered_set<std::string> removed_ids_;
+  // _id keys whose committed state PrefetchIds read: key → taken.
+  std::unordered_map<std::string, bool> prefetched_ids_;
 };
 
 // Builds the DuplicateKey status MongoDB answers: "E11000 duplicate key error collection:

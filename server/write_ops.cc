@@ -34,7 +34,7 @@ Result<BsonDoc> UpsertDocument(CollectionWriter& writer, const query::Update& up
   options.is_upsert_insert = true;
   CAIRN_ASSIGN_OR_RETURN(bool modified, update.Apply(base.view(), applied.get(), options));
   (void)modified;
-  BsonDoc storage;
+  std::optional<BsonDoc> storage;
   CAIRN_ASSIGN_OR_RETURN(BsonView prepared, PrepareForInsert(applied.view(), &storage));
   CAIRN_RETURN_IF_ERROR(writer.Insert(prepared));
   return BsonDoc(prepared);

@@ -17,6 +17,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/bson_doc.h"
 #include "common/status.h"
@@ -69,6 +70,11 @@ class Engine {
   Status GetRecord(Prefix collection, RecordId id, std::string* out, bool* found) const;
   // Reads one index entry's value by exact key (without prefix). OK with *found=false when absent.
   Status GetIndexEntry(Prefix index, std::string_view key, std::string* value, bool* found) const;
+
+  // Which of `keys` (without prefix) have an entry in the index: one batched RocksDB MultiGet,
+  // much cheaper than a Get per key (an insert batch probes its _id keys this way).
+  Status IndexEntriesExist(Prefix index, const std::vector<std::string>& keys,
+                           std::vector<bool>* exist) const;
 
   // Scans a collection's records with id > after (forward) or id < before (reverse; 0 = from
   // the end).

@@ -9,6 +9,30 @@
 
 namespace cairn::storage {
 
+Status Engine::IndexEntriesExist(Prefix index, const std::vector<std::string>& keys,
+                                std::vector<bool>* exist) const {
+  exist->assign(keys.size(), false);
+  if (keys.empty()) return Status::OK();
+  std::vector<std::string> full;
+  full.reserve(keys.size());
+  for (const std::string& key : keys) full.push_back(IndexKey(index, key));
+  std::vector<rocksdb::Slice> slices(full.begin(), full.end());
+  std::vector<rocksdb::PinnableSlice> values(keys.size());
+  std::vector<rocksdb::Status> statuses(keys.size());
+  rocksdb::ReadOptions ro;
+  ro.fill_cache = true;
+  impl_->db->MultiGet(ro, impl_->index_cf, keys.size(), slices.data(), values.data(),
+                      statuses.data());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (statuses[i].ok()) {
+      (*exist)[i] = true;
+    } else if (!statuses[i].IsNotFound()) {
+      return FromRocks(statuses[i], "multi-get index entries");
+    }
+  }
+  return Status::OK();
+}
+
 Status Engine::GetIndexEntry(Prefix index, std::string_view key, std::string* value,
                              bool* found) const {
   rocksdb::ReadOptions ro;

@@ -25,13 +25,23 @@ Status HandleInsert(CommandContext& ctx, const CommandRequest& request, bson_t* 
 
   CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<CollectionWriter> writer,
                          CollectionWriter::Open(ctx.state, ns, /*create_if_missing=*/true));
+  // Shape every document first, then probe all their _ids in one batched read.
+  std::vector<std::optional<BsonDoc>> rewritten(documents.size());
+  std::vector<Result<BsonView>> prepared;
+  prepared.reserve(documents.size());
+  std::vector<BsonView> ready;
+  ready.reserve(documents.size());
+  for (size_t i = 0; i < documents.size(); ++i) {
+    prepared.push_back(PrepareForInsert(documents[i], &rewritten[i]));
+    if (prepared.back().ok()) ready.push_back(prepared.back().value());
+  }
+  CAIRN_RETURN_IF_ERROR(writer->PrefetchIds(ready));
+
   std::vector<WriteError> errors;
   int64_t inserted = 0;
   for (size_t i = 0; i < documents.size(); ++i) {
     ctx.state.opcounters().insert++;
-    BsonDoc storage;
-    Result<BsonView> prepared = PrepareForInsert(documents[i], &storage);
-    Status status = prepared.ok() ? writer->Insert(prepared.value()) : prepared.status();
+    Status status = prepared[i].ok() ? writer->Insert(prepared[i].value()) : prepared[i].status();
     if (!status.ok()) {
       errors.push_back({static_cast<int32_t>(i), status});
       if (ordered) break;

@@ -83,6 +83,19 @@ TEST(IndexStore, ShouldGetAnEntryByExactKey) {
   EXPECT_FALSE(found);
 }
 
+TEST(IndexStore, ShouldTellWhichKeysExistInOneBatchedRead) {
+  Fixture f;
+  std::vector<bool> exist;
+  ASSERT_TRUE(f.engine->IndexEntriesExist(f.index, {"ab", "aa", "d", std::string("\0", 1), "zz"},
+                                          &exist).ok());
+  EXPECT_EQ(exist, (std::vector<bool>{true, false, true, true, false}));
+  // Another index's prefix sees none of them; an empty batch is fine.
+  ASSERT_TRUE(f.engine->IndexEntriesExist(f.neighbour, {"ab", "d"}, &exist).ok());
+  EXPECT_EQ(exist, (std::vector<bool>{false, false}));
+  ASSERT_TRUE(f.engine->IndexEntriesExist(f.index, {}, &exist).ok());
+  EXPECT_TRUE(exist.empty());
+}
+
 TEST(IndexStore, ShouldDeleteEntries) {
   Fixture f;
   WriteUnit unit = f.engine->BeginWrite();
