@@ -20,41 +20,6 @@ int CompareBytes(const char* a, size_t alen, const char* b, size_t blen) {
   return Sign(alen, blen);
 }
 
-// Decimal128 (BID encoding) to int64 when the decimal's value is exactly an int64. Non-canonical
-// encodings count as zero, as libbson prints them. index/key_string.cc holds the same rule: keep
-// the two in step (the key encoding must order decimals exactly as this file does).
-bool DecimalToInt64Exact(const bson_decimal128_t& dec, int64_t* out) {
-  const uint64_t high = dec.high, low = dec.low;
-  const bool negative = (high >> 63) != 0;
-  const uint32_t combination = static_cast<uint32_t>((high >> 58) & 0x1F);
-  if ((combination >> 3) == 3) {
-    if (combination == 0x1E || combination == 0x1F) return false;  // Infinity, NaN
-    *out = 0;  // "11" form: coefficient ≥ 2^113, non-canonical, i.e. zero
-    return true;
-  }
-  const int exponent = static_cast<int>((high >> 49) & 0x3FFF) - 6176;
-  unsigned __int128 coef = (static_cast<unsigned __int128>(high & 0x1FFFFFFFFFFFFULL) << 64) | low;
-  if (coef == 0) {
-    *out = 0;
-    return true;
-  }
-  const unsigned __int128 limit = static_cast<unsigned __int128>(1) << 63;  // |int64 min|
-  if (exponent >= 0) {
-    for (int i = 0; i < exponent; ++i) {
-      coef *= 10;
-      if (coef > limit) return false;
-    }
-  } else {
-    if (exponent < -34) return false;  // coef < 2^113 < 10^35: no exact integer but 0
-    unsigned __int128 p = 1;
-    for (int i = 0; i < -exponent; ++i) p *= 10;
-    if (coef % p != 0) return false;
-    coef /= p;
-  }
-  if (coef > limit || (!negative && coef == limit)) return false;
-  *out = negative ? static_cast<int64_t>(-static_cast<__int128>(coef)) : static_cast<int64_t>(coef);
-  return true;
-}
 
 // A number reduced to what the comparison needs: an exact int64 (int32, int64, and decimals whose
 // value is an int64), or a double (doubles; other decimals through their nearest double).
@@ -120,6 +85,39 @@ int CompareObjects(BsonView a, BsonView b, bool consider_names) {
 }
 
 }  // namespace
+
+bool DecimalToInt64Exact(const bson_decimal128_t& dec, int64_t* out) {
+  const uint64_t high = dec.high, low = dec.low;
+  const bool negative = (high >> 63) != 0;
+  const uint32_t combination = static_cast<uint32_t>((high >> 58) & 0x1F);
+  if ((combination >> 3) == 3) {
+    if (combination == 0x1E || combination == 0x1F) return false;  // Infinity, NaN
+    *out = 0;  // "11" form: coefficient ≥ 2^113, non-canonical, i.e. zero
+    return true;
+  }
+  const int exponent = static_cast<int>((high >> 49) & 0x3FFF) - 6176;
+  unsigned __int128 coef = (static_cast<unsigned __int128>(high & 0x1FFFFFFFFFFFFULL) << 64) | low;
+  if (coef == 0) {
+    *out = 0;
+    return true;
+  }
+  const unsigned __int128 limit = static_cast<unsigned __int128>(1) << 63;  // |int64 min|
+  if (exponent >= 0) {
+    for (int i = 0; i < exponent; ++i) {
+      coef *= 10;
+      if (coef > limit) return false;
+    }
+  } else {
+    if (exponent < -34) return false;  // coef < 2^113 < 10^35: no exact integer but 0
+    unsigned __int128 p = 1;
+    for (int i = 0; i < -exponent; ++i) p *= 10;
+    if (coef % p != 0) return false;
+    coef /= p;
+  }
+  if (coef > limit || (!negative && coef == limit)) return false;
+  *out = negative ? static_cast<int64_t>(-static_cast<__int128>(coef)) : static_cast<int64_t>(coef);
+  return true;
+}
 
 int CanonicalTypeRank(bson_type_t type) {
   switch (type) {

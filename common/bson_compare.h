@@ -26,6 +26,11 @@ int CompareValues(const bson_iter_t* a, const bson_iter_t* b);
 // element by element, type rank first, then field name, then value; a shorter prefix sorts first.
 int CompareDocuments(BsonView a, BsonView b);
 
+// Decimal128 (BID encoding) to int64 when the decimal's value is exactly an int64; non-canonical
+// encodings count as zero, as libbson prints them. The comparator and the index key encoding
+// both use this one rule, so they order decimals identically.
+bool DecimalToInt64Exact(const bson_decimal128_t& dec, int64_t* out);
+
 // Equality in the sense of the query language's $eq on two values (numbers by value,
 // documents field-order sensitive, arrays element by element).
 inline bool ValuesEqual(const bson_iter_t* a, const bson_iter_t* b) {

@@ -3,6 +3,8 @@
 // or storage; it turns one BSON value into bytes and back.
 #include "index/key_string.h"
 
+#include "common/bson_compare.h"
+
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -45,40 +47,6 @@ constexpr uint64_t kNaNBits = 0;
 
 // ---- numbers ----
 
-// Same rule as common/bson_compare.cc (keep in step): a decimal128 whose value is exactly an int64
-// gives that int64; non-canonical "11"-form coefficients are zero.
-bool DecimalToInt64Exact(const bson_decimal128_t& dec, int64_t* out) {
-  const uint64_t high = dec.high, low = dec.low;
-  const bool negative = (high >> 63) != 0;
-  const uint32_t combination = static_cast<uint32_t>((high >> 58) & 0x1F);
-  if ((combination >> 3) == 3) {
-    if (combination == 0x1E || combination == 0x1F) return false;  // Infinity, NaN
-    *out = 0;
-    return true;
-  }
-  const int exponent = static_cast<int>((high >> 49) & 0x3FFF) - 6176;
-  unsigned __int128 coef = (static_cast<unsigned __int128>(high & 0x1FFFFFFFFFFFFULL) << 64) | low;
-  if (coef == 0) {
-    *out = 0;
-    return true;
-  }
-  const unsigned __int128 limit = static_cast<unsigned __int128>(1) << 63;
-  if (exponent >= 0) {
-    for (int i = 0; i < exponent; ++i) {
-      coef *= 10;
-      if (coef > limit) return false;
-    }
-  } else {
-    if (exponent < -34) return false;
-    unsigned __int128 p = 1;
-    for (int i = 0; i < -exponent; ++i) p *= 10;
-    if (coef % p != 0) return false;
-    coef /= p;
-  }
-  if (coef > limit || (!negative && coef == limit)) return false;
-  *out = negative ? static_cast<int64_t>(-static_cast<__int128>(coef)) : static_cast<int64_t>(coef);
-  return true;
-}
 
 // Order-preserving image of a double (NaN and -0 excluded by the caller): positive doubles get
 // the sign bit set, negative ones are inverted, so unsigned big-endian order is numeric order.
