@@ -37,4 +37,35 @@ const bson_iter_t* NullValue();
 // <0, 0, >0 by MongoDB's value comparison (1 == 1.0 == NumberLong(1)).
 int CompareOwned(const OwnedValue& a, const bson_iter_t* b);
 
+// Orders OwnedValue pointers — and probes them by a bson_iter_t, without copying — by MongoDB's
+// value comparison: the transparent comparator of sets and maps keyed by stored values.
+struct OwnedValueLess {
+  using is_transparent = void;
+  bool operator()(const OwnedValue* a, const OwnedValue* b) const {
+    bson_iter_t it;
+    b->Iter(&it);
+    return CompareOwned(*a, &it) < 0;
+  }
+  bool operator()(const OwnedValue* a, const bson_iter_t* b) const {
+    return CompareOwned(*a, b) < 0;
+  }
+  bool operator()(const bson_iter_t* a, const OwnedValue* b) const {
+    return CompareOwned(*b, a) > 0;
+  }
+};
+
+// Appends `count` stored values as an array under `key`; `at(i)` gives the i-th value.
+template <typename At>
+void AppendValueArray(bson_t* out, std::string_view key, size_t count, At at) {
+  bson_t array;
+  bson_append_array_begin(out, key.data(), static_cast<int>(key.size()), &array);
+  for (size_t i = 0; i < count; ++i) {
+    char buf[16];
+    const char* index;
+    size_t len = bson_uint32_to_string(static_cast<uint32_t>(i), &index, buf, sizeof buf);
+    at(i).AppendTo(&array, std::string_view(index, len));
+  }
+  bson_append_array_end(out, &array);
+}
+
 }  // namespace cairn::query

@@ -170,4 +170,27 @@ bool BinaryEqualValues(const bson_iter_t* a, const bson_iter_t* b);
 // MongoDB's `BSONElement::toString()` of an operand: `a.b: "x"`.
 std::string ElementToString(std::string_view key, const bson_iter_t* value);
 
+// Removes the elements of the array at `element` for which `remove(const bson_iter_t*)` is true
+// (what $pull and $pullAll share). BadValue "Cannot apply $pull to a non-array value" when the
+// value is not an array, as MongoDB answers for both. Returns whether anything was removed.
+template <typename Remove>
+Result<bool> RemoveArrayElements(ApplyContext& ctx, ElementRef element, Remove remove) {
+  Node& node = element.node();
+  if (!node.IsArray()) {
+    return Status(ErrorCode::kBadValue, "Cannot apply $pull to a non-array value");
+  }
+  node.Expand();
+  auto& kids = node.kids;
+  size_t kept = 0;
+  for (size_t i = 0; i < kids.size(); ++i) {
+    bson_iter_t it = ctx.IterOf(kids[i].second);
+    if (remove(&it)) continue;
+    if (kept != i) kids[kept] = std::move(kids[i]);
+    ++kept;
+  }
+  if (kept == kids.size()) return false;
+  kids.resize(kept);
+  return true;
+}
+
 }  // namespace cairn::query::update_internal

@@ -19,15 +19,8 @@ class PushAccumulator final : public Accumulator {
   }
 
   void Finish(bson_t* out, std::string_view key) const override {
-    bson_t array;
-    bson_append_array_begin(out, key.data(), static_cast<int>(key.size()), &array);
-    for (size_t i = 0; i < values_.size(); ++i) {
-      char buf[16];
-      const char* index;
-      size_t len = bson_uint32_to_string(static_cast<uint32_t>(i), &index, buf, sizeof buf);
-      values_[i].AppendTo(&array, std::string_view(index, len));
-    }
-    bson_append_array_end(out, &array);
+    AppendValueArray(out, key, values_.size(),
+                     [this](size_t i) -> const OwnedValue& { return values_[i]; });
   }
 
   size_t memory_bytes() const override { return sizeof(*this) + bytes_; }

@@ -79,21 +79,6 @@ class GroupExecutor final : public ChildSource {
     std::vector<std::unique_ptr<Accumulator>> accumulators;
   };
 
-  // Orders group keys (and probes by bson_iter_t) by MongoDB's value comparison.
-  struct KeyLess {
-    using is_transparent = void;
-    bool operator()(const OwnedValue* a, const OwnedValue* b) const {
-      bson_iter_t it;
-      b->Iter(&it);
-      return CompareOwned(*a, &it) < 0;
-    }
-    bool operator()(const OwnedValue* a, const bson_iter_t* b) const {
-      return CompareOwned(*a, b) < 0;
-    }
-    bool operator()(const bson_iter_t* a, const OwnedValue* b) const {
-      return CompareOwned(*b, a) > 0;
-    }
-  };
 
   static constexpr int64_t kGroupOverheadBytes = 64;
 
@@ -146,7 +131,7 @@ class GroupExecutor final : public ChildSource {
   size_t position_ = 0;
   int64_t memory_ = 0;
   std::vector<std::unique_ptr<Group>> groups_;  // first-seen order
-  std::map<const OwnedValue*, size_t, KeyLess> index_;
+  std::map<const OwnedValue*, size_t, OwnedValueLess> index_;  // group keys by value
   BsonDoc out_;
 };
 

@@ -15,29 +15,12 @@ class PullAllModifier final : public Modifier {
 
   Result<bool> UpdateExisting(ApplyContext& ctx, ElementRef element,
                               std::string_view path) const override {
-    Node& node = element.node();
-    if (!node.IsArray()) {
-      return Status(ErrorCode::kBadValue, "Cannot apply $pull to a non-array value");
-    }
-    node.Expand();
-    auto& kids = node.kids;
-    size_t kept = 0;
-    for (size_t i = 0; i < kids.size(); ++i) {
-      bson_iter_t it = ctx.IterOf(kids[i].second);
-      bool matches = false;
+    return RemoveArrayElements(ctx, element, [this](const bson_iter_t* it) {
       for (const bson_iter_t& value : values_) {
-        if (CompareValues(&it, &value) == 0) {
-          matches = true;
-          break;
-        }
+        if (CompareValues(it, &value) == 0) return true;
       }
-      if (matches) continue;
-      if (kept != i) kids[kept] = std::move(kids[i]);
-      ++kept;
-    }
-    if (kept == kids.size()) return false;
-    kids.resize(kept);
-    return true;
+      return false;
+    });
   }
 
  private:
