@@ -70,7 +70,7 @@ Status CheckStatementFields(std::string_view command, std::string_view field, Bs
   return Status::OK();
 }
 
-Result<bson_iter_t> StatementDocumentField(std::string_view command, std::string_view field,
+Result<BsonElement> StatementDocumentField(std::string_view command, std::string_view field,
                                            BsonView statement, std::string_view name,
                                            bool also_array) {
   std::string path = std::string(command) + "." + std::string(field) + "." + std::string(name);
@@ -85,7 +85,7 @@ Result<bson_iter_t> StatementDocumentField(std::string_view command, std::string
                       std::string(BsonTypeName(bson_iter_type(&it))) + "', expected type" +
                       (also_array ? "s '[array, object]'" : " 'object'"));
   }
-  return it;
+  return BsonElement(&it);
 }
 
 }  // namespace cairn::server

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/bson_doc.h"
+#include "common/bson_element.h"
 #include "common/status.h"
 #include "server/command.h"
 
@@ -24,7 +25,7 @@ Status CheckStatementFields(std::string_view command, std::string_view field, Bs
 // The document-valued field `name` of a statement (e.g. update's "q"): 40414 "BSON field
 // 'update.updates.q' is missing but a required field" when absent, TypeMismatch when not a
 // document (`also_array` admits arrays too, for pipeline updates).
-Result<bson_iter_t> StatementDocumentField(std::string_view command, std::string_view field,
+Result<BsonElement> StatementDocumentField(std::string_view command, std::string_view field,
                                            BsonView statement, std::string_view name,
                                            bool also_array = false);
 

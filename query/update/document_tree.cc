@@ -9,7 +9,7 @@ namespace cairn::query::update_internal {
 Node Node::FromIter(const bson_iter_t* it) {
   Node node;
   node.type = bson_iter_type(it);
-  node.raw = *it;
+  node.raw = BsonElement(it);
   return node;
 }
 
@@ -30,7 +30,8 @@ Node Node::NewArray() {
 void Node::Expand() {
   if (expanded || !IsContainer()) return;
   bson_iter_t child;
-  if (bson_iter_recurse(&raw, &child)) {
+  bson_iter_t self = raw.iter();
+  if (bson_iter_recurse(&self, &child)) {
     while (bson_iter_next(&child)) {
       kids.emplace_back(std::string(IterKey(&child)), FromIter(&child));
     }
@@ -78,7 +79,8 @@ Node* Node::Child(std::string_view name) {
 
 void AppendNode(bson_t* out, std::string_view key, const Node& node) {
   if (!node.expanded) {
-    bson_append_iter(out, key.data(), static_cast<int>(key.size()), &node.raw);
+    bson_iter_t it = node.raw.iter();
+    bson_append_iter(out, key.data(), static_cast<int>(key.size()), &it);
     return;
   }
   bson_t sub;
@@ -138,7 +140,7 @@ Node ApplyContext::Null() {
 }
 
 bson_iter_t ApplyContext::IterOf(const Node& node) {
-  if (!node.expanded) return node.raw;
+  if (!node.expanded) return node.raw.iter();
   BsonDoc& doc = arena_.emplace_back();
   AppendNode(doc.get(), "v", node);
   bson_iter_t it;

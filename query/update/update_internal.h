@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/bson_doc.h"
+#include "common/bson_element.h"
 #include "common/status.h"
 
 namespace cairn::query::update_internal {
@@ -26,7 +27,8 @@ namespace cairn::query::update_internal {
 struct Node {
   bson_type_t type = BSON_TYPE_EOD;
   bool expanded = false;
-  bson_iter_t raw{};                              // valid when !expanded
+  BsonElement raw;                                // valid when !expanded (not a bson_iter_t:
+                                                  // see common/bson_element.h)
   std::vector<std::pair<std::string, Node>> kids;  // when expanded (names unused for arrays)
 
   static Node FromIter(const bson_iter_t* it);

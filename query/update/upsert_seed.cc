@@ -19,8 +19,9 @@ using update_internal::SplitPath;
 namespace {
 
 struct Equality {
+  Equality(std::string p, const bson_iter_t& v) : path(std::move(p)), value(&v) {}
   std::string path;
-  bson_iter_t value;
+  BsonElement value;  // not a bson_iter_t: see common/bson_element.h
 };
 
 bool IsOperatorDocument(const bson_iter_t* it) {
@@ -43,21 +44,23 @@ void CollectFromOperators(std::string_view path, const bson_iter_t* ops,
       // A $in whose distinct values are one (and not a regex) is optimised into an equality.
       bson_iter_t item;
       bson_iter_recurse(&op, &item);
-      std::optional<bson_iter_t> single;
+      bson_iter_t single;  // a plain local, not std::optional (see common/bson_element.h)
+      bool has_single = false;
       bool ok = true;
       while (bson_iter_next(&item)) {
         if (BSON_ITER_HOLDS_REGEX(&item)) {
           ok = false;
           break;
         }
-        if (!single) {
+        if (!has_single) {
           single = item;
-        } else if (CompareValues(&*single, &item) != 0) {
+          has_single = true;
+        } else if (CompareValues(&single, &item) != 0) {
           ok = false;
           break;
         }
       }
-      if (ok && single) out->push_back({std::string(path), *single});
+      if (ok && has_single) out->push_back({std::string(path), single});
     } else if (name == "$all" && BSON_ITER_HOLDS_ARRAY(&op)) {
       // {$all: [x, y]} is an $and of equalities (regexes and $elemMatch clauses aside).
       bson_iter_t item;
@@ -140,7 +143,8 @@ Result<BsonDoc> Update::SeedFromFilter(BsonView filter) {
       }
       current = next;
     }
-    current->kids.emplace_back(parts.back(), Node::FromIter(&eq.value));
+    bson_iter_t value = eq.value.iter();
+    current->kids.emplace_back(parts.back(), Node::FromIter(&value));
   }
 
   BsonDoc seed;

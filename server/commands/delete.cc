@@ -20,7 +20,9 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
                     int64_t* deleted) {
   CAIRN_RETURN_IF_ERROR(CheckStatementFields("delete", "deletes", statement,
                                              {"q", "limit", "hint", "collation"}));
-  CAIRN_ASSIGN_OR_RETURN(bson_iter_t q, StatementDocumentField("delete", "deletes", statement, "q"));
+  CAIRN_ASSIGN_OR_RETURN(BsonElement q_field,
+                         StatementDocumentField("delete", "deletes", statement, "q"));
+  bson_iter_t q = q_field.iter();
   BsonView filter = IterDocument(&q);
   bson_iter_t it;
   if (!statement.Find("limit", &it)) {

@@ -34,10 +34,13 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
       "update", "updates", statement,
       {"q", "u", "upsert", "multi", "arrayFilters", "hint", "collation", "c", "sort",
        "upsertSupplied"}));
-  CAIRN_ASSIGN_OR_RETURN(bson_iter_t q, StatementDocumentField("update", "updates", statement, "q"));
+  CAIRN_ASSIGN_OR_RETURN(BsonElement q_field,
+                         StatementDocumentField("update", "updates", statement, "q"));
+  bson_iter_t q = q_field.iter();
   BsonView filter = IterDocument(&q);
-  CAIRN_ASSIGN_OR_RETURN(bson_iter_t it, StatementDocumentField("update", "updates", statement, "u",
-                                                                /*also_array=*/true));
+  CAIRN_ASSIGN_OR_RETURN(BsonElement u_field, StatementDocumentField("update", "updates", statement,
+                                                                     "u", /*also_array=*/true));
+  bson_iter_t it = u_field.iter();
   if (BSON_ITER_HOLDS_ARRAY(&it)) {
     return Status(ErrorCode::kBadValue,
                   "pipeline-style updates are not supported by Cairn yet");

@@ -9,7 +9,7 @@ namespace {
 
 class AddToSetModifier final : public Modifier {
  public:
-  explicit AddToSetModifier(std::vector<bson_iter_t> values) : values_(std::move(values)) {}
+  explicit AddToSetModifier(std::vector<BsonElement> values) : values_(std::move(values)) {}
 
   bool AllowCreation() const override { return true; }
 
@@ -22,13 +22,18 @@ class AddToSetModifier final : public Modifier {
                         "' has non-array type " + std::string(BsonTypeName(node.type)));
     }
     node.Expand();
-    std::vector<bson_iter_t> existing;
+    std::vector<BsonElement> existing;
     existing.reserve(node.kids.size());
-    for (const auto& kid : node.kids) existing.push_back(ctx.IterOf(kid.second));
+    for (const auto& kid : node.kids) {
+      bson_iter_t it = ctx.IterOf(kid.second);
+      existing.emplace_back(&it);
+    }
     bool changed = false;
-    for (const bson_iter_t& value : values_) {
+    for (const BsonElement& wanted : values_) {
+      bson_iter_t value = wanted.iter();
       bool present = false;
-      for (const bson_iter_t& e : existing) {
+      for (const BsonElement& have : existing) {
+        bson_iter_t e = have.iter();
         if (CompareValues(&e, &value) == 0) {
           present = true;
           break;
@@ -43,20 +48,21 @@ class AddToSetModifier final : public Modifier {
 
   Result<Node> NewValue(ApplyContext& ctx) const override {
     Node array = Node::NewArray();
-    for (const bson_iter_t& value : values_) {
+    for (const BsonElement& element : values_) {
+      bson_iter_t value = element.iter();
       array.kids.emplace_back(std::string(), Node::FromIter(&value));
     }
     return array;
   }
 
  private:
-  std::vector<bson_iter_t> values_;  // deduplicated, in operand order
+  std::vector<BsonElement> values_;  // deduplicated, in operand order
 };
 
 }  // namespace
 
 Result<std::unique_ptr<Modifier>> MakeAddToSet(const ModifierArg& arg) {
-  std::vector<bson_iter_t> values;
+  std::vector<BsonElement> values;
   bool is_each = false;
   if (BSON_ITER_HOLDS_DOCUMENT(&arg.value)) {
     BsonView operand = IterDocument(&arg.value);
@@ -76,17 +82,18 @@ Result<std::unique_ptr<Modifier>> MakeAddToSet(const ModifierArg& arg) {
       bson_iter_recurse(&first, &item);
       while (bson_iter_next(&item)) {
         bool duplicate = false;
-        for (const bson_iter_t& seen : values) {
+        for (const BsonElement& element : values) {
+          bson_iter_t seen = element.iter();
           if (CompareValues(&seen, &item) == 0) {
             duplicate = true;
             break;
           }
         }
-        if (!duplicate) values.push_back(item);
+        if (!duplicate) values.emplace_back(&item);
       }
     }
   }
-  if (!is_each) values.push_back(arg.value);
+  if (!is_each) values.emplace_back(&arg.value);
   return std::unique_ptr<Modifier>(new AddToSetModifier(std::move(values)));
 }
 

@@ -9,14 +9,15 @@ namespace {
 
 class PullAllModifier final : public Modifier {
  public:
-  explicit PullAllModifier(std::vector<bson_iter_t> values) : values_(std::move(values)) {}
+  explicit PullAllModifier(std::vector<BsonElement> values) : values_(std::move(values)) {}
 
   bool AllowCreation() const override { return false; }
 
   Result<bool> UpdateExisting(ApplyContext& ctx, ElementRef element,
                               std::string_view path) const override {
     return RemoveArrayElements(ctx, element, [this](const bson_iter_t* it) {
-      for (const bson_iter_t& value : values_) {
+      for (const BsonElement& element : values_) {
+        bson_iter_t value = element.iter();
         if (CompareValues(it, &value) == 0) return true;
       }
       return false;
@@ -24,7 +25,7 @@ class PullAllModifier final : public Modifier {
   }
 
  private:
-  std::vector<bson_iter_t> values_;
+  std::vector<BsonElement> values_;
 };
 
 }  // namespace
@@ -34,10 +35,10 @@ Result<std::unique_ptr<Modifier>> MakePullAll(const ModifierArg& arg) {
     return Status(ErrorCode::kBadValue, "$pullAll requires an array argument but was given a " +
                                             std::string(BsonTypeName(bson_iter_type(&arg.value))));
   }
-  std::vector<bson_iter_t> values;
+  std::vector<BsonElement> values;
   bson_iter_t item;
   bson_iter_recurse(&arg.value, &item);
-  while (bson_iter_next(&item)) values.push_back(item);
+  while (bson_iter_next(&item)) values.emplace_back(&item);
   return std::unique_ptr<Modifier>(new PullAllModifier(std::move(values)));
 }
 

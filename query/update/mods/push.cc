@@ -72,10 +72,16 @@ class PushModifier final : public Modifier {
       bson_iter_t clause;
       bson_iter_recurse(&operand, &clause);
       std::vector<std::string> seen;
-      std::optional<bson_iter_t> each_it, slice_it, sort_it, position_it;
+      // Plain locals, not std::optional<bson_iter_t>: a template type loses bson_iter_t's
+      // alignment (see common/bson_element.h).
+      struct Clause {
+        bool present = false;
+        bson_iter_t it;
+      };
+      Clause each_it, slice_it, sort_it, position_it;
       while (bson_iter_next(&clause)) {
         std::string_view name = IterKey(&clause);
-        std::optional<bson_iter_t>* slot = nullptr;
+        Clause* slot = nullptr;
         if (name == "$each") slot = &each_it;
         else if (name == "$slice") slot = &slice_it;
         else if (name == "$sort") slot = &sort_it;
@@ -83,32 +89,33 @@ class PushModifier final : public Modifier {
         if (slot == nullptr) {
           return Status(ErrorCode::kBadValue, "Unrecognized clause in $push: " + std::string(name));
         }
-        if (slot->has_value()) {
+        if (slot->present) {
           return Status(ErrorCode::kBadValue, "Only one " + std::string(name) + " is supported.");
         }
-        *slot = clause;
+        slot->present = true;
+        slot->it = clause;
       }
-      if (!BSON_ITER_HOLDS_ARRAY(&*each_it)) {
+      if (!BSON_ITER_HOLDS_ARRAY(&each_it.it)) {
         return Status(ErrorCode::kBadValue,
                       "The argument to $each in $push must be an array but it was of type: " +
-                          std::string(BsonTypeName(bson_iter_type(&*each_it))));
+                          std::string(BsonTypeName(bson_iter_type(&each_it.it))));
       }
       bson_iter_t item;
-      bson_iter_recurse(&*each_it, &item);
-      while (bson_iter_next(&item)) values_.push_back(item);
-      if (slice_it) {
+      bson_iter_recurse(&each_it.it, &item);
+      while (bson_iter_next(&item)) values_.emplace_back(&item);
+      if (slice_it.present) {
         int64_t slice;
-        if (!ParseInteger(&*slice_it, &slice)) {
+        if (!ParseInteger(&slice_it.it, &slice)) {
           return Status(ErrorCode::kBadValue,
                         "The value for $slice must be an integer value but was given type: " +
-                            std::string(BsonTypeName(bson_iter_type(&*slice_it))));
+                            std::string(BsonTypeName(bson_iter_type(&slice_it.it))));
         }
         slice_ = slice;
       }
-      if (sort_it) {
+      if (sort_it.present) {
         SortSpec sort;
-        if (BSON_ITER_HOLDS_DOCUMENT(&*sort_it)) {
-          BsonView pattern = IterDocument(&*sort_it);
+        if (BSON_ITER_HOLDS_DOCUMENT(&sort_it.it)) {
+          BsonView pattern = IterDocument(&sort_it.it);
           CAIRN_RETURN_IF_ERROR(CheckSortPattern(pattern));
           bson_iter_t f;
           pattern.Init(&f);
@@ -124,9 +131,9 @@ class PushModifier final : public Modifier {
               sort.whole_direction = sort.fields.front().second;
             }
           }
-        } else if (IterIsNumber(&*sort_it)) {
+        } else if (IterIsNumber(&sort_it.it)) {
           double order = 0;
-          IterAsDouble(&*sort_it, &order);
+          IterAsDouble(&sort_it.it, &order);
           if (order != -1 && order != 1) {
             return Status(ErrorCode::kBadValue, "The $sort element value must be either 1 or -1");
           }
@@ -139,17 +146,17 @@ class PushModifier final : public Modifier {
         }
         sort_ = std::move(sort);
       }
-      if (position_it) {
+      if (position_it.present) {
         int64_t position;
-        if (!ParseInteger(&*position_it, &position)) {
+        if (!ParseInteger(&position_it.it, &position)) {
           return Status(ErrorCode::kBadValue,
                         "The value for $position must be an integer value, not of type: " +
-                            std::string(BsonTypeName(bson_iter_type(&*position_it))));
+                            std::string(BsonTypeName(bson_iter_type(&position_it.it))));
         }
         position_ = position;
       }
     } else {
-      values_.push_back(operand);
+      values_.emplace_back(&operand);
     }
     return Status::OK();
   }
@@ -191,19 +198,26 @@ class PushModifier final : public Modifier {
         at = 0;
       }
       std::vector<std::pair<std::string, Node>> inserted;
-      for (const bson_iter_t& value : values_) inserted.emplace_back(std::string(), Node::FromIter(&value));
+      for (const BsonElement& element : values_) {
+        bson_iter_t value = element.iter();
+        inserted.emplace_back(std::string(), Node::FromIter(&value));
+      }
       kids.insert(kids.begin() + at, inserted.begin(), inserted.end());
       changed = true;
     }
     if (sort_) {
       // Sort a permutation so that "did the order change" is known exactly.
-      std::vector<bson_iter_t> iters;
-      iters.reserve(kids.size());
-      for (const auto& kid : kids) iters.push_back(ctx.IterOf(kid.second));
+      std::vector<BsonElement> elements;
+      elements.reserve(kids.size());
+      for (const auto& kid : kids) {
+        bson_iter_t it = ctx.IterOf(kid.second);
+        elements.emplace_back(&it);
+      }
       std::vector<size_t> order(kids.size());
       for (size_t i = 0; i < order.size(); ++i) order[i] = i;
       std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return Compare(iters[a], iters[b]) < 0;
+        bson_iter_t x = elements[a].iter(), y = elements[b].iter();
+        return Compare(x, y) < 0;
       });
       bool moved = false;
       for (size_t i = 0; i < order.size(); ++i) moved = moved || order[i] != i;
@@ -257,7 +271,7 @@ class PushModifier final : public Modifier {
     if (bson_iter_find_descendant(&doc, field.c_str(), &found)) *out = found;
   }
 
-  std::vector<bson_iter_t> values_;
+  std::vector<BsonElement> values_;  // not bson_iter_t: see common/bson_element.h
   int64_t slice_ = std::numeric_limits<int64_t>::max();
   std::optional<SortSpec> sort_;
   int64_t position_ = std::numeric_limits<int64_t>::max();
