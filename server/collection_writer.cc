@@ -132,7 +132,8 @@ Result<std::string> CollectionWriter::IdKey(BsonView doc, bson_iter_t* id) const
   return key;
 }
 
-Status CollectionWriter::PrefetchIds(const std::vector<BsonView>& docs) {
+Result<std::vector<bool>> CollectionWriter::IdsTakenInStorage(
+    const std::vector<BsonView>& docs) const {
   std::vector<std::string> keys;
   keys.reserve(docs.size());
   for (BsonView doc : docs) {
@@ -140,23 +141,21 @@ Status CollectionWriter::PrefetchIds(const std::vector<BsonView>& docs) {
     CAIRN_ASSIGN_OR_RETURN(std::string key, IdKey(doc, &id));
     keys.push_back(std::move(key));
   }
-  std::vector<bool> exist;
+  std::vector<bool> taken;
   CAIRN_RETURN_IF_ERROR(
-      state_.engine().IndexEntriesExist(collection_->indexes[0].prefix, keys, &exist));
-  for (size_t i = 0; i < keys.size(); ++i) prefetched_ids_[std::move(keys[i])] = exist[i];
-  return Status::OK();
+      state_.engine().IndexEntriesExist(collection_->indexes[0].prefix, keys, &taken));
+  return taken;
 }
 
-Status CollectionWriter::Insert(BsonView doc) {
+Status CollectionWriter::Insert(BsonView doc, std::optional<bool> taken_in_storage) {
   bson_iter_t id;
   CAIRN_ASSIGN_OR_RETURN(std::string key, IdKey(doc, &id));
   const storage::IndexEntry& id_index = collection_->indexes[0];
   // The unit's own pending inserts and removals come first, then what is committed.
   bool taken = inserted_ids_.count(key) > 0;
   if (!taken && !removed_ids_.count(key)) {
-    auto prefetched = prefetched_ids_.find(key);
-    if (prefetched != prefetched_ids_.end()) {
-      taken = prefetched->second;
+    if (taken_in_storage.has_value()) {
+      taken = *taken_in_storage;
     } else {
       std::string ignored;
       CAIRN_RETURN_IF_ERROR(state_.engine().GetIndexEntry(id_index.prefix, key, &ignored, &taken));
@@ -209,7 +208,6 @@ Status CollectionWriter::Commit() {
   }
   inserted_ids_.clear();
   removed_ids_.clear();
-  prefetched_ids_.clear();  // committed state changed
   return status;
 }
 

@@ -38,14 +38,15 @@ class CollectionWriter {
 
   const storage::CollectionHandle& collection() const { return collection_; }
 
-  // Looks up, in one batched read, whether the _ids of these prepared documents are taken, so
-  // the Insert calls that follow need no read each. Valid until the next Commit (the writer
-  // holds the collection lock, so nobody else can change the answers meanwhile).
-  Status PrefetchIds(const std::vector<BsonView>& docs);
+  // Whether each prepared document's _id is taken in storage, in one batched read. The answers
+  // stay true until this writer's next Commit (it holds the collection lock meanwhile), so they
+  // may be passed to the Insert calls that follow to spare a read each.
+  Result<std::vector<bool>> IdsTakenInStorage(const std::vector<BsonView>& docs) const;
 
   // Adds a prepared document (PrepareForInsert) with its index entries. DuplicateKey 11000 with
   // MongoDB's message and keyPattern/keyValue when its _id is taken (committed or pending).
-  Status Insert(BsonView doc);
+  // `taken_in_storage`: the document's IdsTakenInStorage answer, when the caller has it.
+  Status Insert(BsonView doc, std::optional<bool> taken_in_storage = std::nullopt);
   // Replaces the document stored at `id` (same _id) with `new_doc`.
   Status Replace(storage::RecordId id, BsonView old_doc, BsonView new_doc);
   // Deletes the document at `id` and its index entries.
@@ -67,8 +68,6 @@ class CollectionWriter {
   // the IdCache once the unit commits.
   std::unordered_map<std::string, storage::RecordId> inserted_ids_;
   std::unordered_set<std::string> removed_ids_;
-  // _id keys whose committed state PrefetchIds read: key → taken.
-  std::unordered_map<std::string, bool> prefetched_ids_;
 };
 
 // Builds the DuplicateKey status MongoDB answers: "E11000 duplicate key error collection:

@@ -123,19 +123,24 @@ class SortStream final : public DocumentStream {
     }
     return position_ < rows_.size();
   }
-  BsonView document() const override { return rows_[position_].doc.view(); }
+  BsonView document() const override { return rows_[position_].view(); }
   storage::RecordId record_id() const override { return rows_[position_].id; }
   Status status() const override { return status_; }
   int64_t docs_examined() const override { return child_->docs_examined(); }
 
  private:
+  // A kept document: its bytes in a plain buffer (a BsonDoc would cost an over-aligned bson_t
+  // allocation per document).
   struct Row {
     storage::RecordId id;
-    BsonDoc doc;
+    std::string bytes;
+    BsonView view() const {
+      return BsonView(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+    }
   };
 
   bool Less(const Row& a, const Row& b) const {
-    int c = sort_->Compare(a.doc.view(), b.doc.view());
+    int c = sort_->Compare(a.view(), b.view());
     return c != 0 ? c < 0 : a.id < b.id;  // stable: ties keep insertion order
   }
 
@@ -143,22 +148,24 @@ class SortStream final : public DocumentStream {
     auto less = [this](const Row& a, const Row& b) { return Less(a, b); };
     int64_t bytes = 0;
     while (child_->Next()) {
-      Row row{child_->record_id(), BsonDoc(child_->document())};
+      BsonView doc = child_->document();
+      Row row{child_->record_id(),
+              std::string(reinterpret_cast<const char*>(doc.data()), doc.size())};
       if (keep_ > 0) {
         // A max-heap of the best `keep_` rows: the worst kept row is on top.
         if (static_cast<int64_t>(rows_.size()) < keep_) {
-          bytes += static_cast<int64_t>(row.doc.view().size());
+          bytes += static_cast<int64_t>(row.bytes.size());
           rows_.push_back(std::move(row));
           std::push_heap(rows_.begin(), rows_.end(), less);
         } else if (Less(row, rows_.front())) {
-          bytes += static_cast<int64_t>(row.doc.view().size()) -
-                   static_cast<int64_t>(rows_.front().doc.view().size());
+          bytes += static_cast<int64_t>(row.bytes.size()) -
+                   static_cast<int64_t>(rows_.front().bytes.size());
           std::pop_heap(rows_.begin(), rows_.end(), less);
           rows_.back() = std::move(row);
           std::push_heap(rows_.begin(), rows_.end(), less);
         }
       } else {
-        bytes += static_cast<int64_t>(row.doc.view().size());
+        bytes += static_cast<int64_t>(row.bytes.size());
         rows_.push_back(std::move(row));
       }
       if (bytes > kMaxBlockingSortBytes) {

@@ -87,11 +87,7 @@ Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_
       }
       value = static_cast<int64_t>(as_double);
     }
-    if (value < 0) {
-      return Status(ErrorCode::kLocation51024,
-                    "BSON field 'batchSize' value must be >= 0, actual value '" +
-                        std::to_string(value) + "'");
-    }
+    CAIRN_RETURN_IF_ERROR(CheckNonNegative("batchSize", value));
     batch_size = value;
   }
   ctx.state.opcounters().command++;

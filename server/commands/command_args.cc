@@ -163,6 +163,13 @@ std::string_view CommandArgs::GetString(std::string_view name,
   return IterUtf8(&it);
 }
 
+Status CheckNonNegative(std::string_view field, int64_t value) {
+  if (value >= 0) return Status::OK();
+  return Status(ErrorCode::kLocation51024, "BSON field '" + std::string(field) +
+                                               "' value must be >= 0, actual value '" +
+                                               std::to_string(value) + "'");
+}
+
 Result<std::string_view> CollectionNameArg(const CommandRequest& request) {
   bson_iter_t it;
   if (!request.body.Init(&it) || !bson_iter_next(&it)) {

@@ -80,6 +80,10 @@ class CommandArgs {
 // "collection name has invalid type <type>" as MongoDB answers.
 Result<std::string_view> CollectionNameArg(const CommandRequest& request);
 
+// 51024 "BSON field '<field>' value must be >= 0, actual value '<v>'" for a negative count
+// (skip, limit, batchSize), as MongoDB's IDL validators answer.
+Status CheckNonNegative(std::string_view field, int64_t value);
+
 // The list of generic arguments every command accepts (and ignores unless it uses them).
 bool IsGenericArgument(std::string_view name);
 

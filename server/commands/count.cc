@@ -21,10 +21,7 @@ Status HandleCount(CommandContext& ctx, const CommandRequest& request, bson_t* r
   ctx.state.opcounters().command++;
   int64_t skip = args.GetInt("skip", 0);
   int64_t limit = args.GetInt("limit", 0);
-  if (skip < 0) {
-    return Status(ErrorCode::kLocation51024,
-                  "BSON field 'skip' value must be >= 0, actual value '" + std::to_string(skip) + "'");
-  }
+  CAIRN_RETURN_IF_ERROR(CheckNonNegative("skip", skip));
   if (limit < 0) limit = -limit;  // count treats a negative limit as its absolute value
   if (!args.GetDocument("collation").empty()) {
     return Status(ErrorCode::kBadValue, "collation is not supported by Cairn yet");

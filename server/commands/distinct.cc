@@ -1,12 +1,14 @@
 // distinct: the distinct values of a dotted field among documents matching query. Arrays are
-// unwound (each element is a value), as MongoDB does; values are deduplicated by MongoDB's
-// comparison (1 and 1.0 are one value) and returned in canonical sort order.
+// unwound (each element is a value), as MongoDB does; values are deduplicated as they are found
+// by MongoDB's comparison (1 and 1.0 are one value) and returned in canonical sort order.
 #include <algorithm>
+#include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
-#include "common/bson_compare.h"
 #include "query/matcher/matcher.h"
+#include "query/pipeline/value.h"
 #include "server/commands/command_args.h"
 #include "server/namespace.h"
 #include "server/query_exec.h"
@@ -16,19 +18,28 @@ namespace cairn::server {
 
 namespace {
 
+// The distinct values seen so far, in MongoDB's value order; a value equal to a stored one is
+// found without being copied (query/pipeline/value.h's stored values and comparator).
+struct DistinctValues {
+  std::vector<std::unique_ptr<query::OwnedValue>> storage;
+  std::set<const query::OwnedValue*, query::OwnedValueLess> ordered;
+
+  void Add(const bson_iter_t* value) {
+    if (ordered.find(value) != ordered.end()) return;
+    storage.push_back(std::make_unique<query::OwnedValue>(value));
+    ordered.insert(storage.back().get());
+  }
+};
+
 // Collects the values at `path` (dotted) in `doc`, descending into arrays of documents, and
 // unwinding a final array into its elements.
-void CollectValues(BsonView doc, std::string_view path, std::vector<BsonDoc>* out) {
+void CollectValues(BsonView doc, std::string_view path, DistinctValues* out) {
   size_t dot = path.find('.');
   std::string_view head = path.substr(0, dot);
   std::string_view rest = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
   bson_iter_t it;
   if (!doc.Find(head, &it)) return;
-  auto add = [out](const bson_iter_t* value) {
-    BsonDoc holder;
-    AppendIter(holder.get(), "", value);
-    out->push_back(std::move(holder));
-  };
+  auto add = [out](const bson_iter_t* value) { out->Add(value); };
   if (rest.empty()) {
     if (BSON_ITER_HOLDS_ARRAY(&it)) {
       bson_iter_t element;
@@ -59,15 +70,6 @@ void CollectValues(BsonView doc, std::string_view path, std::vector<BsonDoc>* ou
   }
 }
 
-int CompareHolders(const BsonDoc& a, const BsonDoc& b) {
-  bson_iter_t ia, ib;
-  a.view().Init(&ia);
-  b.view().Init(&ib);
-  bson_iter_next(&ia);
-  bson_iter_next(&ib);
-  return CompareValues(&ia, &ib);
-}
-
 }  // namespace
 
 Status HandleDistinct(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
@@ -86,7 +88,7 @@ Status HandleDistinct(CommandContext& ctx, const CommandRequest& request, bson_t
   std::string ns = MakeNamespace(request.db, collection);
   storage::CollectionHandle handle = ctx.state.engine().catalog().Find(ns);
   CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(args.GetDocument("query")));
-  std::vector<BsonDoc> values;
+  DistinctValues values;
   if (handle) {
     QuerySpec spec;
     spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
@@ -94,21 +96,11 @@ Status HandleDistinct(CommandContext& ctx, const CommandRequest& request, bson_t
     while (stream->Next()) CollectValues(stream->document(), key, &values);
     CAIRN_RETURN_IF_ERROR(stream->status());
   }
-  std::stable_sort(values.begin(), values.end(),
-                   [](const BsonDoc& a, const BsonDoc& b) { return CompareHolders(a, b) < 0; });
-  values.erase(std::unique(values.begin(), values.end(),
-                           [](const BsonDoc& a, const BsonDoc& b) { return CompareHolders(a, b) == 0; }),
-               values.end());
-  bson_t array;
-  BSON_APPEND_ARRAY_BEGIN(reply, "values", &array);
-  for (size_t i = 0; i < values.size(); ++i) {
-    bson_iter_t it;
-    values[i].view().Init(&it);
-    bson_iter_next(&it);
-    std::string index = std::to_string(i);
-    AppendIter(&array, index, &it);
-  }
-  bson_append_array_end(reply, &array);
+  // AppendValueArray asks for the values in index order: walk the set alongside.
+  query::AppendValueArray(reply, "values", values.ordered.size(),
+                          [it = values.ordered.begin()](size_t) mutable -> const query::OwnedValue& {
+                            return **it++;
+                          });
   return Status::OK();
 }
 

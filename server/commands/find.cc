@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "common/bson_compare.h"
 #include "query/projection/projection.h"
 #include "server/commands/command_args.h"
 #include "server/cursor_batch.h"
@@ -15,16 +16,6 @@ namespace cairn::server {
 
 namespace {
 
-Status NonNegative(const CommandArgs& args, std::string_view field) {
-  int64_t value = args.GetInt(field, 0);
-  if (value < 0) {
-    return Status(ErrorCode::kLocation51024, "BSON field '" + std::string(field) +
-                                                 "' value must be >= 0, actual value '" +
-                                                 std::to_string(value) + "'");
-  }
-  return Status::OK();
-}
-
 // {$natural: 1|-1} sorts and hints read in (reverse) insertion order.
 bool IsNaturalOrder(BsonView spec, bool* reverse) {
   bson_iter_t it;
@@ -33,6 +24,22 @@ bool IsNaturalOrder(BsonView spec, bool* reverse) {
   IterAsDouble(&it, &direction);
   *reverse = direction < 0;
   return !bson_iter_next(&it);
+}
+
+// Whether a hint names one of the collection's indexes: by name ("_id_"), or by key pattern
+// compared as MongoDB compares them ({_id: 1} and {_id: 1.0} are the same pattern); {} means
+// no hint. The only index today is _id_; secondary indexes join this list unchanged.
+bool HintNamesAnIndex(const storage::CollectionEntry& collection, const bson_iter_t* hint) {
+  if (BSON_ITER_HOLDS_DOCUMENT(hint) && IterDocument(hint).empty()) return true;
+  for (const storage::IndexEntry& index : collection.indexes) {
+    if (BSON_ITER_HOLDS_UTF8(hint) && IterUtf8(hint) == index.name) return true;
+    bson_iter_t key;
+    if (BSON_ITER_HOLDS_DOCUMENT(hint) && index.spec.view().Find("key", &key) &&
+        CompareDocuments(IterDocument(hint), IterDocument(&key)) == 0) {
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace
@@ -53,9 +60,9 @@ Status HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* re
            {"readOnce", kArgBool}, {"term", kArgNumber}}));
   ctx.state.opcounters().query++;
   CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
-  CAIRN_RETURN_IF_ERROR(NonNegative(args, "skip"));
-  CAIRN_RETURN_IF_ERROR(NonNegative(args, "limit"));
-  CAIRN_RETURN_IF_ERROR(NonNegative(args, "batchSize"));
+  CAIRN_RETURN_IF_ERROR(CheckNonNegative("skip", args.GetInt("skip", 0)));
+  CAIRN_RETURN_IF_ERROR(CheckNonNegative("limit", args.GetInt("limit", 0)));
+  CAIRN_RETURN_IF_ERROR(CheckNonNegative("batchSize", args.GetInt("batchSize", 0)));
   for (std::string_view unsupported : {"max", "min", "collation", "let"}) {
     if (args.Has(unsupported) && !args.GetDocument(unsupported).empty()) {
       return Status(ErrorCode::kBadValue,
@@ -84,15 +91,14 @@ Status HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* re
     CAIRN_ASSIGN_OR_RETURN(query::SortPattern pattern, query::SortPattern::Parse(sort));
     spec.sort = std::make_shared<const query::SortPattern>(std::move(pattern));
   }
+  std::string ns = MakeNamespace(request.db, collection);
+  storage::CollectionHandle handle = ctx.state.engine().catalog().Find(ns);
   bson_iter_t hint;
   if (args.Get("hint", &hint)) {
     bool natural_reverse = false;
     if (BSON_ITER_HOLDS_DOCUMENT(&hint) && IsNaturalOrder(IterDocument(&hint), &natural_reverse)) {
       if (sort.empty()) spec.reverse_natural = natural_reverse;
-    } else if (!(BSON_ITER_HOLDS_UTF8(&hint) && IterUtf8(&hint) == "_id_") &&
-               !(BSON_ITER_HOLDS_DOCUMENT(&hint) &&
-                 (IterDocument(&hint).empty() ||
-                  ToShellString(IterDocument(&hint)) == "{ _id: 1 }"))) {
+    } else if (handle && !HintNamesAnIndex(*handle, &hint)) {
       return Status(ErrorCode::kBadValue,
                     "error processing query: planner returned error :: caused by :: hint provided "
                     "does not correspond to an existing index");
@@ -102,13 +108,12 @@ Status HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* re
   spec.limit = args.GetInt("limit", 0);
 
   auto cursor = std::make_unique<Cursor>();
-  cursor->ns = MakeNamespace(request.db, collection);
+  cursor->ns = ns;
   BsonView projection = args.GetDocument("projection");
   if (!projection.empty()) {
     CAIRN_ASSIGN_OR_RETURN(query::Projection parsed, query::Projection::Parse(projection));
     cursor->projection.emplace(std::move(parsed));
   }
-  storage::CollectionHandle handle = ctx.state.engine().catalog().Find(cursor->ns);
   cursor->stream = BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache());
 
   bool single_batch = args.GetBool("singleBatch", false);

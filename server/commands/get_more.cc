@@ -25,10 +25,7 @@ Status HandleGetMore(CommandContext& ctx, const CommandRequest& request, bson_t*
                                    {"term", kArgNumber}, {"lastKnownCommittedOpTime", kArgDocument}}));
   ctx.state.opcounters().getmore++;
   int64_t batch_size = args.GetInt("batchSize", 0);
-  if (batch_size < 0) {
-    return Status(ErrorCode::kLocation51024, "BSON field 'batchSize' value must be >= 0, actual value '" +
-                                                 std::to_string(batch_size) + "'");
-  }
+  CAIRN_RETURN_IF_ERROR(CheckNonNegative("batchSize", batch_size));
   std::string ns = MakeNamespace(request.db, args.GetString("collection"));
   CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<Cursor> cursor, ctx.state.cursors().CheckOut(id, ns));
   return AppendCursorBatch(reply, std::move(cursor), "nextBatch", batch_size, /*empty=*/false,

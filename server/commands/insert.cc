@@ -25,7 +25,8 @@ Status HandleInsert(CommandContext& ctx, const CommandRequest& request, bson_t* 
 
   CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<CollectionWriter> writer,
                          CollectionWriter::Open(ctx.state, ns, /*create_if_missing=*/true));
-  // Shape every document first, then probe all their _ids in one batched read.
+  // Shape every document first, then probe all their _ids in one batched read (valid for the
+  // whole command: it commits once, at the end).
   std::vector<std::optional<BsonDoc>> rewritten(documents.size());
   std::vector<Result<BsonView>> prepared;
   prepared.reserve(documents.size());
@@ -35,13 +36,15 @@ Status HandleInsert(CommandContext& ctx, const CommandRequest& request, bson_t* 
     prepared.push_back(PrepareForInsert(documents[i], &rewritten[i]));
     if (prepared.back().ok()) ready.push_back(prepared.back().value());
   }
-  CAIRN_RETURN_IF_ERROR(writer->PrefetchIds(ready));
+  CAIRN_ASSIGN_OR_RETURN(std::vector<bool> taken, writer->IdsTakenInStorage(ready));
+  size_t next_ready = 0;  // `taken` follows the order of `ready`
 
   std::vector<WriteError> errors;
   int64_t inserted = 0;
   for (size_t i = 0; i < documents.size(); ++i) {
     ctx.state.opcounters().insert++;
-    Status status = prepared[i].ok() ? writer->Insert(prepared[i].value()) : prepared[i].status();
+    Status status = prepared[i].ok() ? writer->Insert(prepared[i].value(), taken[next_ready++])
+                                     : prepared[i].status();
     if (!status.ok()) {
       errors.push_back({static_cast<int32_t>(i), status});
       if (ordered) break;

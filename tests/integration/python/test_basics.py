@@ -101,3 +101,18 @@ class PointReadConsistencyTest(ServerTestCase):
             self.assertEqual(b.find_one({"_id": "s"}), {"_id": "s", "v": 2})
         finally:
             other.close()
+
+
+class FindHintTest(ServerTestCase):
+    """A hint names an existing index by name or by key pattern (numbers compared by value)."""
+
+    def test_hint_by_name_or_equal_key_pattern_and_unknown_hints_fail(self):
+        db = self.client.test
+        db.hinted.drop()
+        db.hinted.insert_many([{"_id": i} for i in range(3)])
+        for hint in ("_id_", {"_id": 1}, {"_id": 1.0}, {}):
+            result = db.command({"find": "hinted", "filter": {}, "hint": hint})
+            self.assertEqual(len(result["cursor"]["firstBatch"]), 3, hint)
+        with self.assertRaises(OperationFailure) as ctx:
+            db.command({"find": "hinted", "filter": {}, "hint": {"a": 1}})
+        self.assertEqual(ctx.exception.code, 2)
