@@ -4,6 +4,8 @@
 // Not here: $slice, $elemMatch, positional and expression projections (refused at Parse).
 #include "query/projection/projection.h"
 
+#include "common/field_path.h"
+
 #include <map>
 #include <string>
 #include <vector>
@@ -32,26 +34,12 @@ Status NotSupported(std::string what) {
   return Status(ErrorCode::kBadValue, std::move(what) + " is not supported yet");
 }
 
-std::vector<std::string> SplitPath(std::string_view path) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (true) {
-    size_t dot = path.find('.', start);
-    if (dot == std::string_view::npos) {
-      parts.emplace_back(path.substr(start));
-      return parts;
-    }
-    parts.emplace_back(path.substr(start, dot - start));
-    start = dot + 1;
-  }
-}
-
 // MongoDB's FieldPath validation of a projection field name.
 Status ValidateFieldPath(std::string_view path) {
   if (path.empty()) {
     return Status(ErrorCode::kLocation40352, "FieldPath cannot be constructed with empty string");
   }
-  for (const std::string& part : SplitPath(path)) {
+  for (const std::string& part : SplitDottedPath(path)) {
     if (part.empty()) {
       return Status(ErrorCode::kLocation15998, "FieldPath field names may not be empty strings.");
     }
@@ -107,7 +95,7 @@ Result<Node*> WalkToParent(Node* parent, const std::vector<std::string>& parts,
 }
 
 Status AddLeaf(Node* parent, std::string_view path, bool include) {
-  std::vector<std::string> parts = SplitPath(path);
+  std::vector<std::string> parts = SplitDottedPath(path);
   CAIRN_ASSIGN_OR_RETURN(Node * owner, WalkToParent(parent, parts, path));
   if (owner->children.count(parts.back()) != 0) {
     return Status(ErrorCode::kLocation31250, "Path collision at " + std::string(path));
@@ -121,7 +109,7 @@ Status AddLeaf(Node* parent, std::string_view path, bool include) {
 
 // Finds or creates the internal node for a sub-projection {path: {...}}.
 Result<Node*> AddInternal(Node* parent, std::string_view path) {
-  std::vector<std::string> parts = SplitPath(path);
+  std::vector<std::string> parts = SplitDottedPath(path);
   CAIRN_ASSIGN_OR_RETURN(Node * owner, WalkToParent(parent, parts, path));
   auto it = owner->children.find(parts.back());
   if (it != owner->children.end()) {
@@ -244,39 +232,44 @@ void AppendValue(bson_t* out, std::string_view key, const bson_iter_t* it) {
   AppendIter(out, key, it);
 }
 
-// --- inclusion ---
+// One walker serves both kinds. What a field the projection does not name (and a scalar under
+// a sub-projection, or a scalar array element) becomes is the only difference: an inclusion
+// projection drops it, an exclusion projection keeps it.
+enum class Unlisted { kDrop, kKeep };
 
-void IncludeArray(const Node& node, BsonView array, bson_t* out);
+void ProjectArray(const Node& node, BsonView array, bson_t* out, Unlisted unlisted);
 
-void IncludeDocument(const Node& node, BsonView doc, bson_t* out) {
+void ProjectDocument(const Node& node, BsonView doc, bson_t* out, Unlisted unlisted) {
   bson_iter_t it;
   if (!doc.Init(&it)) return;
   while (bson_iter_next(&it)) {
     std::string_view key = IterKey(&it);
     const Node* child = node.Find(key);
-    if (child == nullptr) continue;
-    if (child->leaf) {
-      if (child->include) AppendValue(out, key, &it);
+    if (child == nullptr || (child->leaf ? child->include : false)) {
+      if (child != nullptr || unlisted == Unlisted::kKeep) AppendValue(out, key, &it);
       continue;
     }
+    if (child->leaf) continue;  // excluded
     if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
       bson_t sub;
       bson_append_document_begin(out, key.data(), static_cast<int>(key.size()), &sub);
-      IncludeDocument(*child, IterDocument(&it), &sub);
+      ProjectDocument(*child, IterDocument(&it), &sub, unlisted);
       bson_append_document_end(out, &sub);
     } else if (BSON_ITER_HOLDS_ARRAY(&it)) {
       bson_t sub;
       bson_append_array_begin(out, key.data(), static_cast<int>(key.size()), &sub);
-      IncludeArray(*child, IterDocument(&it), &sub);
+      ProjectArray(*child, IterDocument(&it), &sub, unlisted);
       bson_append_array_end(out, &sub);
+    } else if (unlisted == Unlisted::kKeep) {
+      AppendValue(out, key, &it);  // a scalar under a sub-projection
     }
-    // A scalar under a sub-projection has nothing to include: the field is dropped.
   }
 }
 
 // Projects each element of an array: documents are projected, nested arrays recursed into
-// (find() recurses nested arrays), scalars dropped.
-void IncludeArray(const Node& node, BsonView array, bson_t* out) {
+// (find() recurses nested arrays), scalars kept or dropped as unlisted fields are. Indexes are
+// renumbered over the elements kept.
+void ProjectArray(const Node& node, BsonView array, bson_t* out, Unlisted unlisted) {
   bson_iter_t it;
   if (!array.Init(&it)) return;
   uint32_t index = 0;
@@ -287,74 +280,19 @@ void IncludeArray(const Node& node, BsonView array, bson_t* out) {
     if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
       bson_t sub;
       bson_append_document_begin(out, key, static_cast<int>(len), &sub);
-      IncludeDocument(node, IterDocument(&it), &sub);
-      bson_append_document_end(out, &sub);
-      ++index;
-    } else if (BSON_ITER_HOLDS_ARRAY(&it)) {
-      bson_t sub;
-      bson_append_array_begin(out, key, static_cast<int>(len), &sub);
-      IncludeArray(node, IterDocument(&it), &sub);
-      bson_append_array_end(out, &sub);
-      ++index;
-    }
-  }
-}
-
-// --- exclusion ---
-
-void ExcludeArray(const Node& node, BsonView array, bson_t* out);
-
-void ExcludeDocument(const Node& node, BsonView doc, bson_t* out) {
-  bson_iter_t it;
-  if (!doc.Init(&it)) return;
-  while (bson_iter_next(&it)) {
-    std::string_view key = IterKey(&it);
-    const Node* child = node.Find(key);
-    if (child == nullptr) {
-      AppendValue(out, key, &it);
-      continue;
-    }
-    if (child->leaf) {
-      if (child->include) AppendValue(out, key, &it);
-      continue;
-    }
-    if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
-      bson_t sub;
-      bson_append_document_begin(out, key.data(), static_cast<int>(key.size()), &sub);
-      ExcludeDocument(*child, IterDocument(&it), &sub);
-      bson_append_document_end(out, &sub);
-    } else if (BSON_ITER_HOLDS_ARRAY(&it)) {
-      bson_t sub;
-      bson_append_array_begin(out, key.data(), static_cast<int>(key.size()), &sub);
-      ExcludeArray(*child, IterDocument(&it), &sub);
-      bson_append_array_end(out, &sub);
-    } else {
-      AppendValue(out, key, &it);
-    }
-  }
-}
-
-void ExcludeArray(const Node& node, BsonView array, bson_t* out) {
-  bson_iter_t it;
-  if (!array.Init(&it)) return;
-  uint32_t index = 0;
-  while (bson_iter_next(&it)) {
-    const char* key;
-    char buf[16];
-    size_t len = bson_uint32_to_string(index++, &key, buf, sizeof buf);
-    if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
-      bson_t sub;
-      bson_append_document_begin(out, key, static_cast<int>(len), &sub);
-      ExcludeDocument(node, IterDocument(&it), &sub);
+      ProjectDocument(node, IterDocument(&it), &sub, unlisted);
       bson_append_document_end(out, &sub);
     } else if (BSON_ITER_HOLDS_ARRAY(&it)) {
       bson_t sub;
       bson_append_array_begin(out, key, static_cast<int>(len), &sub);
-      ExcludeArray(node, IterDocument(&it), &sub);
+      ProjectArray(node, IterDocument(&it), &sub, unlisted);
       bson_append_array_end(out, &sub);
-    } else {
+    } else if (unlisted == Unlisted::kKeep) {
       AppendValue(out, std::string_view(key, len), &it);
+    } else {
+      continue;  // dropped: its index is not used
     }
+    ++index;
   }
 }
 
@@ -402,9 +340,9 @@ void Projection::Apply(BsonView doc, bson_t* out) const {
     return;
   }
   if (root_->inclusion) {
-    IncludeDocument(*root_, doc, out);
+    ProjectDocument(*root_, doc, out, Unlisted::kDrop);
   } else {
-    ExcludeDocument(*root_, doc, out);
+    ProjectDocument(*root_, doc, out, Unlisted::kKeep);
   }
 }
 

@@ -101,20 +101,6 @@ void AppendNode(bson_t* out, std::string_view key, const Node& node) {
   }
 }
 
-std::vector<std::string> SplitPath(std::string_view path) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (true) {
-    size_t dot = path.find('.', start);
-    if (dot == std::string_view::npos) {
-      parts.emplace_back(path.substr(start));
-      return parts;
-    }
-    parts.emplace_back(path.substr(start, dot - start));
-    start = dot + 1;
-  }
-}
-
 std::string JoinPath(const std::vector<std::string>& parts) {
   std::string out;
   for (size_t i = 0; i < parts.size(); ++i) {

@@ -24,7 +24,6 @@ using update_internal::ModifierArg;
 using update_internal::ModifierFactory;
 using update_internal::Node;
 using update_internal::ParseArrayIndex;
-using update_internal::SplitPath;
 
 namespace {
 
@@ -401,7 +400,7 @@ Status ParseRename(Update::Plan* plan, std::string_view from,
                                             update_internal::ElementToString(from, &field));
   }
   std::string_view to = IterUtf8(&field);
-  std::vector<std::string> to_parts = SplitPath(to);
+  std::vector<std::string> to_parts = SplitDottedPath(to);
   CAIRN_RETURN_IF_ERROR(ValidateUpdatePath(to, to_parts));
   ModifierArg arg{"$rename", from, field};
   CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<Modifier> rename, update_internal::MakeRename(arg));
@@ -451,7 +450,7 @@ Result<Update> Update::Parse(BsonView update) {
     if (!bson_iter_recurse(&it, &field)) continue;
     while (bson_iter_next(&field)) {
       std::string_view path = IterKey(&field);
-      std::vector<std::string> parts = SplitPath(path);
+      std::vector<std::string> parts = SplitDottedPath(path);
       CAIRN_RETURN_IF_ERROR(ValidateUpdatePath(path, parts));
       if (op == "$rename") {
         CAIRN_RETURN_IF_ERROR(ParseRename(plan.get(), path, parts, field));

@@ -16,6 +16,7 @@
 
 #include "common/bson_doc.h"
 #include "common/bson_element.h"
+#include "common/field_path.h"
 #include "common/status.h"
 
 namespace cairn::query::update_internal {
@@ -52,8 +53,6 @@ bool ParseArrayIndex(std::string_view s, size_t* out);
 // Appends `node` under `key`.
 void AppendNode(bson_t* out, std::string_view key, const Node& node);
 
-// Splits a dotted path ("a.b.0") into its components (empty components kept).
-std::vector<std::string> SplitPath(std::string_view path);
 std::string JoinPath(const std::vector<std::string>& parts);
 
 // State of one Update::Apply call: the document tree and an arena owning values made during

@@ -14,7 +14,6 @@ namespace cairn::query {
 
 using update_internal::AppendNode;
 using update_internal::Node;
-using update_internal::SplitPath;
 
 namespace {
 
@@ -133,7 +132,7 @@ Result<BsonDoc> Update::SeedFromFilter(BsonView filter) {
 
   Node root = Node::NewDocument();
   for (const Equality& eq : equalities) {
-    std::vector<std::string> parts = SplitPath(eq.path);
+    std::vector<std::string> parts = SplitDottedPath(eq.path);
     Node* current = &root;
     for (size_t i = 0; i + 1 < parts.size(); ++i) {
       Node* next = current->Child(parts[i]);

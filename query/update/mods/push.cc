@@ -51,7 +51,7 @@ Status CheckSortPattern(BsonView pattern) {
     }
     std::string_view field = IterKey(&it);
     if (field.empty()) return Status(ErrorCode::kBadValue, "The $sort field cannot be empty");
-    for (const std::string& part : SplitPath(field)) {
+    for (const std::string& part : SplitDottedPath(field)) {
       if (part.empty()) {
         return Status(ErrorCode::kBadValue,
                       "The $sort field is a dotted field but has an empty part: " +

@@ -27,7 +27,7 @@ class RenameSourcePlaceholder final : public Modifier {
 class RenameModifier final : public Modifier {
  public:
   RenameModifier(std::string from, std::string to)
-      : from_(std::move(from)), to_(std::move(to)), from_parts_(SplitPath(from_)) {}
+      : from_(std::move(from)), to_(std::move(to)), from_parts_(SplitDottedPath(from_)) {}
 
   bool AllowCreation() const override { return true; }
   bool HandlesSite() const override { return true; }
@@ -120,8 +120,8 @@ Result<std::unique_ptr<Modifier>> MakeRename(const ModifierArg& arg) {
     return Status(ErrorCode::kBadValue,
                   "The 'to' field for $rename cannot contain an embedded null byte");
   }
-  std::vector<std::string> from_parts = SplitPath(arg.path);
-  std::vector<std::string> to_parts = SplitPath(to);
+  std::vector<std::string> from_parts = SplitDottedPath(arg.path);
+  std::vector<std::string> to_parts = SplitDottedPath(to);
   if (from_parts == to_parts) {
     return Status(ErrorCode::kBadValue, "The source and target field for $rename must differ: " +
                                             ElementToString(arg.path, &arg.value));
