@@ -179,6 +179,7 @@ Status CollectionWriter::Insert(BsonView doc, std::optional<bool> taken_in_stora
 
 Status CollectionWriter::Replace(storage::RecordId id, BsonView old_doc, BsonView new_doc) {
   unit_.PutRecord(collection_->prefix, id, new_doc);
+  changed_records_.push_back(id);
   unit_.AdjustCounts(collection_->prefix, 0,
                      static_cast<int64_t>(new_doc.size()) - static_cast<int64_t>(old_doc.size()));
   return Status::OK();
@@ -188,6 +189,7 @@ Status CollectionWriter::Remove(storage::RecordId id, BsonView doc) {
   bson_iter_t id_value;
   CAIRN_ASSIGN_OR_RETURN(std::string key, IdKey(doc, &id_value));
   unit_.DeleteRecord(collection_->prefix, id);
+  changed_records_.push_back(id);
   unit_.DeleteIndexEntry(collection_->indexes[0].prefix, key);
   unit_.AdjustCounts(collection_->prefix, -1, -static_cast<int64_t>(doc.size()));
   inserted_ids_.erase(key);
@@ -199,9 +201,13 @@ Status CollectionWriter::Commit() {
   if (unit_.empty()) return Status::OK();
   Status status = unit_.Commit();
   unit_ = state_.engine().BeginWrite();
+  IdCache& cache = state_.id_cache();
+  // Before the write is acknowledged, no cached copy of a changed document may survive (a
+  // failed commit changed nothing, but forgetting is always safe).
+  for (storage::RecordId id : changed_records_) cache.InvalidateDocument(collection_->prefix, id);
+  changed_records_.clear();
   if (status.ok()) {
-    // Removals need no erasure: a reader checks the record a cached RecordId names.
-    IdCache& cache = state_.id_cache();
+    // Removals need no erasure here: a reader checks the record a cached RecordId names.
     for (const auto& [key, record_id] : inserted_ids_) {
       cache.Insert(collection_->prefix, key, record_id);
     }

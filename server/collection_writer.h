@@ -67,6 +67,9 @@ class CollectionWriter {
   // _id keys added (with their RecordIds) and removed in the uncommitted unit; published to
   // the IdCache once the unit commits.
   std::unordered_map<std::string, storage::RecordId> inserted_ids_;
+  // Records replaced or removed since the last Commit: their cached copies are invalidated
+  // once it commits (IdCache's document table).
+  std::vector<storage::RecordId> changed_records_;
   std::unordered_set<std::string> removed_ids_;
 };
 

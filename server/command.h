@@ -38,6 +38,9 @@ struct ConnectionInfo {
   std::string local;   // "127.0.0.1:27017"
   BsonDoc client_metadata;  // from the first hello's "client" field
   bool saw_hello = false;
+  // A cursor whose next batch the connection reads ahead once the current reply is sent (set by
+  // getMore; 0 for none).
+  int64_t read_ahead_cursor = 0;
 };
 
 struct CommandContext {

@@ -18,9 +18,14 @@ namespace cairn::server {
 inline constexpr int64_t kDefaultFirstBatchDocs = 101;
 
 // Appends `field` (firstBatch or nextBatch) with up to `max_docs` documents (0 = no count
-// limit) to `cursor_doc`. Sets *exhausted when the stream has nothing more.
+// limit: the batch then stops at 4 MiB, else at 16 MiB) to `cursor_doc`. Sets *exhausted when the stream has nothing more.
 Status FillBatch(Cursor& cursor, bson_t* cursor_doc, const char* field, int64_t max_docs,
                  bool* exhausted);
+
+// Pulls up to one default batch (4 MiB) of documents from the cursor's stream into its buffer,
+// for the next getMore to return at once. The server calls it after sending a batch, while the
+// client consumes that batch, so reading the next one overlaps the client's work.
+void ReadAhead(Cursor& cursor);
 
 // Appends {cursor: {<field>: [batch], id, ns}} to `reply`, filling the batch straight into the
 // reply (no intermediate copy). `max_docs` as FillBatch; `empty` sends an empty batch (batchSize

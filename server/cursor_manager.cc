@@ -32,6 +32,16 @@ Result<std::unique_ptr<Cursor>> CursorManager::CheckOut(int64_t id, std::string_
   return cursor;
 }
 
+std::unique_ptr<Cursor> CursorManager::TryCheckOut(int64_t id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = idle_.find(id);
+  if (it == idle_.end()) return nullptr;
+  std::unique_ptr<Cursor> cursor = std::move(it->second);
+  idle_.erase(it);
+  checked_out_.insert(id);
+  return cursor;
+}
+
 void CursorManager::CheckIn(std::unique_ptr<Cursor> cursor) {
   std::lock_guard<std::mutex> lock(mu_);
   checked_out_.erase(cursor->id);

@@ -26,7 +26,13 @@ struct Cursor {
   std::string ns;
   std::unique_ptr<DocumentStream> stream;
   std::optional<query::Projection> projection;
-  std::optional<BsonDoc> pending;  // a document pulled from the stream that did not fit a batch
+  // Documents pulled from the stream but not yet returned, as concatenated BSON from
+  // buffered_offset on: the one that did not fit the last batch, and those read ahead while the
+  // client was consuming the last batch (ReadAhead in cursor_batch.h). Batches drain it first.
+  std::string buffered;
+  size_t buffered_offset = 0;
+  bool stream_done = false;  // the stream ended during a read-ahead; its status is stream_status
+  Status stream_status;
   int64_t returned = 0;            // documents returned so far
   int64_t limit = 0;               // the query's limit (0 = none): reaching it closes the cursor
   std::chrono::steady_clock::time_point last_used;
@@ -41,6 +47,9 @@ class CursorManager {
   // Takes the cursor out for a getMore. CursorNotFound 43 "cursor id N not found" when absent;
   // Unauthorized 13 when `ns` is not the cursor's namespace (as MongoDB answers).
   Result<std::unique_ptr<Cursor>> CheckOut(int64_t id, std::string_view ns);
+  // Takes the cursor out if it is idle (no namespace check; for the server's own read-ahead):
+  // null when absent or in use.
+  std::unique_ptr<Cursor> TryCheckOut(int64_t id);
   // Returns a checked-out cursor (unless it was killed meanwhile, then it is destroyed).
   void CheckIn(std::unique_ptr<Cursor> cursor);
   // Destroys a checked-out cursor that is done (exhausted or failed).

@@ -68,7 +68,7 @@ class IdLookupStream final : public DocumentStream {
     // The cache only names a candidate: it counts when that record exists and carries this
     // _id (a deleted document, a colliding key or a torn slot fall back to the index).
     if (id_cache != nullptr && id_cache->Lookup(collection.prefix, key, &record_id_)) {
-      status_ = engine.GetRecord(collection.prefix, record_id_, &document_, &found);
+      status_ = ReadRecord(engine, collection.prefix, id_cache, &found);
       if (!status_.ok()) return;
       if (found && !HasIdKey(view(), key)) found = false;
     }
@@ -77,7 +77,7 @@ class IdLookupStream final : public DocumentStream {
       status_ = engine.GetIndexEntry(collection.indexes[0].prefix, key, &value, &found);
       if (!status_.ok() || !found) return;
       record_id_ = storage::DecodeRecordId(value);
-      status_ = engine.GetRecord(collection.prefix, record_id_, &document_, &found);
+      status_ = ReadRecord(engine, collection.prefix, id_cache, &found);
       if (!status_.ok() || !found) return;
       if (id_cache != nullptr) id_cache->Insert(collection.prefix, key, record_id_);
     }
@@ -98,6 +98,20 @@ class IdLookupStream final : public DocumentStream {
  private:
   BsonView view() const {
     return BsonView(reinterpret_cast<const uint8_t*>(document_.data()), document_.size());
+  }
+  // Reads record_id_ into document_: from the cache's small-document table when it holds it,
+  // else from storage (then offered to the cache, under the ticket taken before the read).
+  Status ReadRecord(const storage::Engine& engine, storage::Prefix collection, IdCache* cache,
+                    bool* found) {
+    if (cache == nullptr) return engine.GetRecord(collection, record_id_, &document_, found);
+    if (cache->LookupDocument(collection, record_id_, &document_)) {
+      *found = true;
+      return Status::OK();
+    }
+    uint64_t ticket = cache->DocumentTicket(collection, record_id_);
+    Status status = engine.GetRecord(collection, record_id_, &document_, found);
+    if (status.ok() && *found) cache->FillDocument(collection, record_id_, ticket, view());
+    return status;
   }
   std::string document_;
   storage::RecordId record_id_ = 0;

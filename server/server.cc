@@ -14,9 +14,11 @@
 #include <mutex>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "common/logging.h"
+#include "server/cursor_batch.h"
 #include "server/dispatcher.h"
 #include "server/server_state.h"
 
@@ -153,6 +155,16 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
       co_await asio::async_write(session->socket, asio::buffer(out.data(), out.size()),
                                  asio::redirect_error(asio::use_awaitable, ec));
       if (ec) break;
+    }
+    if (info.read_ahead_cursor != 0) {
+      int64_t cursor_id = std::exchange(info.read_ahead_cursor, 0);
+      // Only when no request is already waiting: a read-ahead must never delay one.
+      if (session->socket.available(ec) == 0 && !ec) {
+        if (std::unique_ptr<Cursor> cursor = state.cursors().TryCheckOut(cursor_id)) {
+          ReadAhead(*cursor);
+          state.cursors().CheckIn(std::move(cursor));
+        }
+      }
     }
     out.Reset(kKeepReplyBytes);
     session->busy = false;

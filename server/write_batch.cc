@@ -5,7 +5,8 @@
 
 namespace cairn::server {
 
-Result<std::vector<BsonView>> WriteStatements(const CommandRequest& request, std::string_view field) {
+Result<std::vector<BsonView>> WriteStatements(const CommandRequest& request, std::string_view field,
+                                              std::initializer_list<std::string_view> allowed) {
   std::vector<BsonView> statements;
   bson_iter_t it;
   const wire::DocumentSequence* sequence = request.Sequence(field);
@@ -44,6 +45,11 @@ Result<std::vector<BsonView>> WriteStatements(const CommandRequest& request, std
     return Status(ErrorCode::kInvalidLength,
                   "Write batch sizes must be between 1 and " + std::to_string(kMaxWriteBatchSize) +
                       ". Got " + std::to_string(statements.size()) + " operations.");
+  }
+  if (allowed.size() != 0) {
+    for (BsonView statement : statements) {
+      CAIRN_RETURN_IF_ERROR(CheckStatementFields(request.name, field, statement, allowed));
+    }
   }
   return statements;
 }

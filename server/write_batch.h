@@ -14,8 +14,11 @@
 namespace cairn::server {
 
 // Views of the statements (valid while the request is). TypeMismatch when an element is not a
-// document.
-Result<std::vector<BsonView>> WriteStatements(const CommandRequest& request, std::string_view field);
+// document. When `allowed` is given, every statement's field names are checked against it first
+// (CheckStatementFields): as with MongoDB's IDL parse, an unknown field anywhere fails the whole
+// command before any statement runs (e.g. update's `sort`, which only MongoDB 8.0 accepts).
+Result<std::vector<BsonView>> WriteStatements(const CommandRequest& request, std::string_view field,
+                                              std::initializer_list<std::string_view> allowed = {});
 
 // Checks a statement's fields against the allowed names: 40415 "BSON field
 // 'update.updates.foo' is an unknown field." otherwise.

@@ -71,7 +71,8 @@ Result<CommandArgs> CommandArgs::Parse(const CommandRequest& request,
     return Status(ErrorCode::kFailedToParse, "empty command document");
   }
   args.first_ = it;
-  std::vector<bool> seen(specs.size(), false);
+  // Which specs were given, as bits (no allocation per command: this runs on every request).
+  uint64_t seen = 0;
   while (bson_iter_next(&it)) {
     std::string_view key = IterKey(&it);
     if (args.field_count_ < kMaxRecordedFields) {
@@ -93,7 +94,7 @@ Result<CommandArgs> CommandArgs::Parse(const CommandRequest& request,
       return Status(ErrorCode::kLocation40415, "BSON field '" + std::string(request.name) + "." +
                                                    std::string(key) + "' is an unknown field.");
     }
-    seen[index] = true;
+    if (index < 64) seen |= uint64_t{1} << index;
     if (!Matches(spec->types, bson_iter_type(&it))) {
       return Status(ErrorCode::kTypeMismatch,
                     "BSON field '" + std::string(request.name) + "." + std::string(key) +
@@ -103,7 +104,8 @@ Result<CommandArgs> CommandArgs::Parse(const CommandRequest& request,
   }
   size_t index = 0;
   for (const ArgSpec& spec : specs) {
-    if (spec.required && !seen[index] && request.Sequence(spec.name) == nullptr) {
+    bool given = index < 64 && (seen >> index & 1);
+    if (spec.required && !given && request.Sequence(spec.name) == nullptr) {
       return Status(ErrorCode::kLocation40414, "BSON field '" + std::string(request.name) + "." +
                                                    std::string(spec.name) +
                                                    "' is missing but a required field");

@@ -18,8 +18,6 @@ constexpr size_t kCommitEveryBytes = 16u << 20;
 
 Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView statement,
                     int64_t* deleted) {
-  CAIRN_RETURN_IF_ERROR(CheckStatementFields("delete", "deletes", statement,
-                                             {"q", "limit", "hint", "collation"}));
   CAIRN_ASSIGN_OR_RETURN(BsonElement q_field,
                          StatementDocumentField("delete", "deletes", statement, "q"));
   bson_iter_t q = q_field.iter();
@@ -64,7 +62,8 @@ Status HandleDelete(CommandContext& ctx, const CommandRequest& request, bson_t* 
       CommandArgs::Parse(request, {{"deletes", kArgArray, true}, {"ordered", kArgBool},
                                    {"let", kArgDocument}, {"stmtIds", kArgArray},
                                    {"stmtId", kArgNumber}}));
-  CAIRN_ASSIGN_OR_RETURN(std::vector<BsonView> statements, WriteStatements(request, "deletes"));
+  CAIRN_ASSIGN_OR_RETURN(std::vector<BsonView> statements, WriteStatements(
+      request, "deletes", {"q", "limit", "hint", "collation"}));
   CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
   bool ordered = args.GetBool("ordered", true);
   std::string ns = MakeNamespace(request.db, collection);

@@ -1,5 +1,5 @@
-// getMore: the next batch of an open cursor (no document-count limit unless batchSize, at most
-// 16 MiB). The cursor is closed when its stream is exhausted. maxTimeMS on non-tailable cursors
+// getMore: the next batch of an open cursor (no document-count limit unless batchSize; at most
+// 16 MiB, or 4 MiB without batchSize, when the following batch is read ahead: see ReadAhead). The cursor is closed when its stream is exhausted. maxTimeMS on non-tailable cursors
 // is accepted and ignored, as MongoDB does.
 #include <string>
 
@@ -35,6 +35,9 @@ Status HandleGetMore(CommandContext& ctx, const CommandRequest& request, bson_t*
                                return 0;
                              }
                              ctx.state.cursors().CheckIn(std::move(done));
+                             // A driver iterating a cursor without batchSize will ask for the
+                             // next batch: read it while this one is on its way.
+                             if (batch_size == 0) ctx.connection.read_ahead_cursor = id;
                              return id;
                            });
 }

@@ -30,10 +30,6 @@ struct StatementResult {
 
 Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView statement,
                     StatementResult* result) {
-  CAIRN_RETURN_IF_ERROR(CheckStatementFields(
-      "update", "updates", statement,
-      {"q", "u", "upsert", "multi", "arrayFilters", "hint", "collation", "c", "sort",
-       "upsertSupplied"}));
   CAIRN_ASSIGN_OR_RETURN(BsonElement q_field,
                          StatementDocumentField("update", "updates", statement, "q"));
   bson_iter_t q = q_field.iter();
@@ -100,7 +96,9 @@ Status HandleUpdate(CommandContext& ctx, const CommandRequest& request, bson_t* 
       CommandArgs::Parse(request, {{"updates", kArgArray, true}, {"ordered", kArgBool},
                                    {"bypassDocumentValidation", kArgBool}, {"let", kArgDocument},
                                    {"stmtIds", kArgArray}, {"stmtId", kArgNumber}}));
-  CAIRN_ASSIGN_OR_RETURN(std::vector<BsonView> statements, WriteStatements(request, "updates"));
+  CAIRN_ASSIGN_OR_RETURN(std::vector<BsonView> statements, WriteStatements(
+      request, "updates",
+      {"q", "u", "upsert", "multi", "arrayFilters", "hint", "collation", "c", "upsertSupplied"}));
   CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
   bool ordered = args.GetBool("ordered", true);
   std::string ns = MakeNamespace(request.db, collection);

@@ -43,5 +43,65 @@ TEST(IdCache, ShouldLetALaterKeyTakeACollidingSlot) {
   EXPECT_LE(offered, 4);
 }
 
+// The small-document table.
+
+BsonDoc SmallDocument(int32_t id, int32_t value) {
+  BsonDoc doc;
+  BSON_APPEND_INT32(doc.get(), "_id", id);
+  BSON_APPEND_INT32(doc.get(), "v", value);
+  return doc;
+}
+
+std::string Bytes(const BsonDoc& doc) {
+  return std::string(reinterpret_cast<const char*>(doc.view().data()), doc.view().size());
+}
+
+TEST(IdCacheDocuments, ShouldServeAFilledDocument) {
+  IdCache cache;
+  BsonDoc doc = SmallDocument(1, 10);
+  std::string out;
+  EXPECT_FALSE(cache.LookupDocument(3, 42, &out));
+  uint64_t ticket = cache.DocumentTicket(3, 42);
+  cache.FillDocument(3, 42, ticket, doc.view());
+  ASSERT_TRUE(cache.LookupDocument(3, 42, &out));
+  EXPECT_EQ(out, Bytes(doc));
+  EXPECT_FALSE(cache.LookupDocument(4, 42, &out)) << "another collection";
+  EXPECT_FALSE(cache.LookupDocument(3, 43, &out)) << "another record";
+}
+
+TEST(IdCacheDocuments, ShouldForgetAnInvalidatedDocument) {
+  IdCache cache;
+  cache.FillDocument(3, 42, cache.DocumentTicket(3, 42), SmallDocument(1, 10).view());
+  cache.InvalidateDocument(3, 42);
+  std::string out;
+  EXPECT_FALSE(cache.LookupDocument(3, 42, &out));
+}
+
+TEST(IdCacheDocuments, ShouldRefuseAFillThatAWriteOvertook) {
+  // A reader takes its ticket, reads version 1 from storage; a writer commits version 2 and
+  // invalidates; the reader's late fill must not install version 1.
+  IdCache cache;
+  uint64_t ticket = cache.DocumentTicket(3, 42);
+  cache.InvalidateDocument(3, 42);
+  cache.FillDocument(3, 42, ticket, SmallDocument(1, 1).view());
+  std::string out;
+  EXPECT_FALSE(cache.LookupDocument(3, 42, &out));
+  // A reader that started after the write may fill.
+  cache.FillDocument(3, 42, cache.DocumentTicket(3, 42), SmallDocument(1, 2).view());
+  ASSERT_TRUE(cache.LookupDocument(3, 42, &out));
+  EXPECT_EQ(out, Bytes(SmallDocument(1, 2)));
+}
+
+TEST(IdCacheDocuments, ShouldNotCacheLargeDocuments) {
+  IdCache cache;
+  BsonDoc doc;
+  BSON_APPEND_INT32(doc.get(), "_id", 1);
+  std::string big(IdCache::kMaxCachedDocumentBytes, 'x');
+  BSON_APPEND_UTF8(doc.get(), "s", big.c_str());
+  cache.FillDocument(3, 42, cache.DocumentTicket(3, 42), doc.view());
+  std::string out;
+  EXPECT_FALSE(cache.LookupDocument(3, 42, &out));
+}
+
 }  // namespace
 }  // namespace cairn::server
