@@ -65,7 +65,8 @@ int CompareNumbers(const bson_iter_t* a, const bson_iter_t* b) {
   return Sign(x, y);
 }
 
-int CompareObjects(BsonView a, BsonView b, bool consider_names) {
+int CompareObjects(BsonView a, BsonView b, bool consider_names,
+                   const StringComparator* strings) {
   bson_iter_t ia, ib;
   bool va = a.Init(&ia), vb = b.Init(&ib);
   if (!va || !vb) return Sign(va, vb);
@@ -79,7 +80,7 @@ int CompareObjects(BsonView a, BsonView b, bool consider_names) {
       c = std::strcmp(bson_iter_key(&ia), bson_iter_key(&ib));
       if (c != 0) return c < 0 ? -1 : 1;
     }
-    c = CompareValues(&ia, &ib);
+    c = CompareValues(&ia, &ib, strings);
     if (c != 0) return c;
   }
 }
@@ -147,7 +148,7 @@ int CanonicalTypeRank(bson_type_t type) {
   return 0;
 }
 
-int CompareValues(const bson_iter_t* a, const bson_iter_t* b) {
+int CompareValues(const bson_iter_t* a, const bson_iter_t* b, const StringComparator* strings) {
   bson_type_t ta = bson_iter_type(a), tb = bson_iter_type(b);
   int c = Sign(CanonicalTypeRank(ta), CanonicalTypeRank(tb));
   if (c != 0) return c;
@@ -168,11 +169,15 @@ int CompareValues(const bson_iter_t* a, const bson_iter_t* b) {
       uint32_t la = 0, lb = 0;
       const char* sa = ta == BSON_TYPE_UTF8 ? bson_iter_utf8(a, &la) : bson_iter_symbol(a, &la);
       const char* sb = tb == BSON_TYPE_UTF8 ? bson_iter_utf8(b, &lb) : bson_iter_symbol(b, &lb);
+      if (strings != nullptr) {
+        c = strings->Compare(std::string_view(sa, la), std::string_view(sb, lb));
+        return c < 0 ? -1 : (c > 0 ? 1 : 0);
+      }
       return CompareBytes(sa, la, sb, lb);
     }
     case BSON_TYPE_DOCUMENT:
     case BSON_TYPE_ARRAY:
-      return CompareObjects(IterDocument(a), IterDocument(b), true);
+      return CompareObjects(IterDocument(a), IterDocument(b), true, strings);
     case BSON_TYPE_BINARY: {
       bson_subtype_t sa, sb;
       uint32_t la = 0, lb = 0;
@@ -234,12 +239,15 @@ int CompareValues(const bson_iter_t* a, const bson_iter_t* b) {
       const char* cb = bson_iter_codewscope(b, &lb, &slb, &sb);
       c = CompareBytes(ca, la, cb, lb);
       if (c != 0) return c;
-      return CompareObjects(BsonView(sa, sla), BsonView(sb, slb), true);
+      // MongoDB does not pass the collation into a code-with-scope's scope.
+      return CompareObjects(BsonView(sa, sla), BsonView(sb, slb), true, nullptr);
     }
   }
   return 0;
 }
 
-int CompareDocuments(BsonView a, BsonView b) { return CompareObjects(a, b, true); }
+int CompareDocuments(BsonView a, BsonView b, const StringComparator* strings) {
+  return CompareObjects(a, b, true, strings);
+}
 
 }  // namespace cairn

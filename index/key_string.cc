@@ -302,6 +302,23 @@ class Reader {
     pos_ += n;
     return true;
   }
+  bool Skip(size_t n) {
+    if (bytes_.size() - pos_ < n) return false;
+    pos_ += n;
+    return true;
+  }
+  // Steps over an escaped string through its terminator (the mask does not change 0x00 tests:
+  // an inverted 0x00 is 0xFF, so compare after unmasking).
+  bool SkipString() {
+    while (true) {
+      uint8_t b;
+      if (!Byte(&b)) return false;
+      if (b != 0x00) continue;
+      if (!Byte(&b)) return false;
+      if (b == 0x00) return true;
+      if (b != 0xFF) return false;
+    }
+  }
   // An escaped string through its 0x00 0x00 terminator.
   bool String(std::string* out) {
     out->clear();
@@ -471,6 +488,59 @@ bool DecodeValue(Reader* r, uint8_t type, bson_t* out, const char* key, int key_
   }
 }
 
+// Steps over one value's payload without building anything (SplitKey).
+bool SkipValue(Reader* r, uint8_t type, int depth);
+
+bool SkipElements(Reader* r, bool with_names, int depth) {
+  if (depth > kMaxDecodeDepth) return false;
+  while (true) {
+    uint8_t type;
+    if (!r->Byte(&type)) return false;
+    if (type == kEnd) return true;
+    if (with_names && !r->SkipString()) return false;
+    if (!SkipValue(r, type, depth)) return false;
+  }
+}
+
+bool SkipValue(Reader* r, uint8_t type, int depth) {
+  uint64_t v = 0;
+  switch (type) {
+    case kMinKey:
+    case kMaxKey:
+    case kUndefined:
+    case kNull:
+      return true;
+    case kNumber: {
+      if (!r->BE(8, &v)) return false;
+      if (v == kNaNBits) return true;
+      return !NeedsTiebreak(DoubleFromOrderedBits(v)) || r->Skip(2);
+    }
+    case kString:
+    case kCode:
+      return r->SkipString();
+    case kObject:
+    case kArray:
+      return SkipElements(r, type == kObject, depth + 1);
+    case kBinData:
+      return r->BE(4, &v) && r->Skip(1) && r->Skip(v);
+    case kObjectId:
+      return r->Skip(12);
+    case kBool:
+      return r->Skip(1);
+    case kDate:
+    case kTimestamp:
+      return r->Skip(8);
+    case kRegex:
+      return r->SkipString() && r->SkipString();
+    case kDBPointer:
+      return r->BE(4, &v) && r->Skip(v) && r->Skip(12);
+    case kCodeWScope:
+      return r->SkipString() && SkipElements(r, true, depth + 1);
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 void AppendValue(std::string* out, const bson_iter_t* it, bool descending) {
@@ -482,6 +552,24 @@ void AppendValue(std::string* out, const bson_iter_t* it, bool descending) {
 
 void AppendNull(std::string* out, bool descending) {
   PutU8(out, static_cast<uint8_t>(descending ? ~kNull : kNull));
+}
+
+void AppendUndefined(std::string* out, bool descending) {
+  PutU8(out, static_cast<uint8_t>(descending ? ~kUndefined : kUndefined));
+}
+
+bool SplitKey(std::string_view key, const std::vector<bool>& descending,
+              std::vector<std::string_view>* fields) {
+  fields->clear();
+  Reader r(key);
+  for (bool desc : descending) {
+    r.set_mask(desc ? 0xFF : 0x00);
+    const size_t start = r.offset();
+    uint8_t type;
+    if (!r.Byte(&type) || !SkipValue(&r, type, 0)) return false;
+    fields->push_back(key.substr(start, r.offset() - start));
+  }
+  return r.done();
 }
 
 Result<BsonDoc> DecodeKey(std::string_view bytes, const std::vector<bool>& descending) {

@@ -24,6 +24,15 @@ void AppendValue(std::string* out, const bson_iter_t* it, bool descending = fals
 // Appends the encoding of null (what a missing field indexes as).
 void AppendNull(std::string* out, bool descending = false);
 
+// Appends the encoding of undefined (what an empty array indexes as, as in MongoDB).
+void AppendUndefined(std::string* out, bool descending = false);
+
+// Splits a key made of `descending.size()` concatenated fields into views of each field's bytes
+// (descending fields stay inverted), without decoding: how an index scan checks one field of a
+// compound key against its bounds. Reuses *fields. False on malformed or trailing bytes.
+bool SplitKey(std::string_view key, const std::vector<bool>& descending,
+              std::vector<std::string_view>* fields);
+
 // Decodes one key made of `fields` concatenated values (ascending flags given per field) into a
 // document {"": v1, "": v2, …}. Numbers decode to a value equal to the original (the type may
 // differ: the encoding keeps value, not type). InvalidBSON/BadValue on malformed bytes.

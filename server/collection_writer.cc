@@ -1,6 +1,9 @@
 // The collection write path: document + index entries in one WriteUnit, under the collection lock.
 #include "server/collection_writer.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include "index/key_string.h"
 
 namespace cairn::server {
@@ -115,12 +118,81 @@ Result<std::unique_ptr<CollectionWriter>> CollectionWriter::Open(ServerState& st
       return Status(ErrorCode::kInternalError, "collection vanished while being created");
     }
   }
-  return std::unique_ptr<CollectionWriter>(new CollectionWriter(state, std::move(collection)));
+  std::unique_ptr<CollectionWriter> writer(new CollectionWriter(state, std::move(collection)));
+  CAIRN_RETURN_IF_ERROR(writer->LoadIndexes());
+  return writer;
 }
 
 CollectionWriter::CollectionWriter(ServerState& state, storage::CollectionHandle collection)
     : state_(state), collection_(std::move(collection)), unit_(state.engine().BeginWrite()) {
   if (collection_) lock_ = std::unique_lock<std::mutex>(state.CollectionLock(collection_->prefix));
+}
+
+Status CollectionWriter::LoadIndexes() {
+  if (!collection_) return Status::OK();
+  // Index builds and collMod change the catalog under this same lock, so the handle read now
+  // holds every index this writer must maintain.
+  storage::CollectionHandle current = state_.engine().catalog().Find(collection_->ns);
+  if (current && current->prefix == collection_->prefix) collection_ = std::move(current);
+  indexes_.reset();
+  if (collection_->indexes.size() <= 1) return Status::OK();
+  CAIRN_ASSIGN_OR_RETURN(indexes_, IndexesOf(collection_));
+  const size_t n = indexes_->all().size();
+  pending_keys_.resize(n);
+  multikey_.resize(n);
+  for (size_t i = 0; i < n; ++i) multikey_[i] = indexes_->all()[i].state.multikey;
+  new_keys_.resize(n);
+  old_keys_.resize(n);
+  return Status::OK();
+}
+
+Status CollectionWriter::SecondaryKeys(BsonView doc, std::vector<index::KeySet>* keys) {
+  const std::vector<IndexHandle>& all = indexes_->all();
+  index::MultikeyPaths paths;
+  for (size_t i = 1; i < all.size(); ++i) {
+    paths.clear();
+    CAIRN_RETURN_IF_ERROR(all[i].descriptor->GetKeys(doc, &(*keys)[i], &paths));
+    index::MultikeyPaths& known = multikey_[i];
+    known.resize(paths.size(), 0);
+    for (size_t f = 0; f < paths.size(); ++f) {
+      if ((paths[f] & ~known[f]) != 0) {
+        known[f] |= paths[f];
+        multikey_changed_ = true;
+      }
+    }
+  }
+  return Status::OK();
+}
+
+Result<bool> CollectionWriter::UniqueKeyTaken(size_t i, const std::string& key,
+                                              storage::RecordId self) {
+  PendingKeys& pending = pending_keys_[i];
+  if (auto it = pending.added.find(key); it != pending.added.end()) return it->second != self;
+  if (pending.removed.count(key) != 0) return false;
+  std::string value;
+  bool found = false;
+  CAIRN_RETURN_IF_ERROR(
+      state_.engine().GetIndexEntry(indexes_->all()[i].prefix, key, &value, &found));
+  return found && storage::DecodeRecordId(value) != self;
+}
+
+Status CollectionWriter::PublishMultikeyPaths() {
+  if (!multikey_changed_) return Status::OK();
+  storage::Catalog& catalog = state_.engine().catalog();
+  storage::CollectionHandle handle = collection_;
+  const std::vector<IndexHandle>& all = indexes_->all();
+  for (size_t i = 1; i < all.size(); ++i) {
+    if (multikey_[i] == all[i].state.multikey) continue;
+    index::IndexState state = all[i].state;
+    state.multikey = multikey_[i];
+    CAIRN_ASSIGN_OR_RETURN(handle, catalog.UpdateIndex(collection_->ns, all[i].name,
+                                                       handle->indexes[i].spec.view(),
+                                                       index::EncodeIndexState(state).view()));
+  }
+  multikey_changed_ = false;
+  collection_ = std::move(handle);
+  CAIRN_ASSIGN_OR_RETURN(indexes_, IndexesOf(collection_));
+  return Status::OK();
 }
 
 Result<std::string> CollectionWriter::IdKey(BsonView doc, bson_iter_t* id) const {
@@ -168,16 +240,78 @@ Status CollectionWriter::Insert(BsonView doc, std::optional<bool> taken_in_stora
     BSON_APPEND_INT32(pattern.get(), "_id", 1);
     return DuplicateKeyError(collection_->ns, id_index.name, pattern.view(), key_value.view());
   }
+  if (indexes_) {
+    // Every key is generated and every unique key checked before anything is written.
+    CAIRN_RETURN_IF_ERROR(SecondaryKeys(doc, &new_keys_));
+    const std::vector<IndexHandle>& all = indexes_->all();
+    for (size_t i = 1; i < all.size(); ++i) {
+      if (!all[i].descriptor->unique()) continue;
+      for (const std::string& k : new_keys_[i]) {
+        CAIRN_ASSIGN_OR_RETURN(bool conflict, UniqueKeyTaken(i, k, 0));
+        if (conflict) return IndexDuplicateKeyError(collection_->ns, *all[i].descriptor, k);
+      }
+    }
+  }
   storage::RecordId record_id = state_.engine().NextRecordId(collection_->prefix);
   unit_.PutRecord(collection_->prefix, record_id, doc);
   unit_.PutIndexEntry(id_index.prefix, key, storage::EncodeRecordId(record_id));
   unit_.AdjustCounts(collection_->prefix, 1, static_cast<int64_t>(doc.size()));
   removed_ids_.erase(key);
   inserted_ids_.emplace(std::move(key), record_id);
+  if (indexes_) {
+    const std::vector<IndexHandle>& all = indexes_->all();
+    for (size_t i = 1; i < all.size(); ++i) {
+      const bool unique = all[i].descriptor->unique();
+      for (const std::string& k : new_keys_[i]) {
+        unit_.PutIndexEntry(all[i].prefix, IndexEntryKey(unique, k, record_id),
+                            IndexEntryValue(unique, record_id));
+        if (unique) {
+          pending_keys_[i].removed.erase(k);
+          pending_keys_[i].added[k] = record_id;
+        }
+      }
+    }
+  }
   return Status::OK();
 }
 
 Status CollectionWriter::Replace(storage::RecordId id, BsonView old_doc, BsonView new_doc) {
+  if (indexes_) {
+    CAIRN_RETURN_IF_ERROR(SecondaryKeys(old_doc, &old_keys_));
+    CAIRN_RETURN_IF_ERROR(SecondaryKeys(new_doc, &new_keys_));
+    const std::vector<IndexHandle>& all = indexes_->all();
+    // Keys in both sets stay; only the differences are written, after every check passed.
+    for (size_t i = 1; i < all.size(); ++i) {
+      if (!all[i].descriptor->unique()) continue;
+      for (const std::string& k : new_keys_[i]) {
+        if (std::binary_search(old_keys_[i].begin(), old_keys_[i].end(), k)) continue;
+        CAIRN_ASSIGN_OR_RETURN(bool conflict, UniqueKeyTaken(i, k, id));
+        if (conflict) return IndexDuplicateKeyError(collection_->ns, *all[i].descriptor, k);
+      }
+    }
+    for (size_t i = 1; i < all.size(); ++i) {
+      const bool unique = all[i].descriptor->unique();
+      const index::KeySet& before = old_keys_[i];
+      const index::KeySet& after = new_keys_[i];
+      for (const std::string& k : before) {
+        if (std::binary_search(after.begin(), after.end(), k)) continue;
+        unit_.DeleteIndexEntry(all[i].prefix, IndexEntryKey(unique, k, id));
+        if (unique) {
+          pending_keys_[i].added.erase(k);
+          pending_keys_[i].removed.insert(k);
+        }
+      }
+      for (const std::string& k : after) {
+        if (std::binary_search(before.begin(), before.end(), k)) continue;
+        unit_.PutIndexEntry(all[i].prefix, IndexEntryKey(unique, k, id),
+                            IndexEntryValue(unique, id));
+        if (unique) {
+          pending_keys_[i].removed.erase(k);
+          pending_keys_[i].added[k] = id;
+        }
+      }
+    }
+  }
   unit_.PutRecord(collection_->prefix, id, new_doc);
   changed_records_.push_back(id);
   unit_.AdjustCounts(collection_->prefix, 0,
@@ -188,10 +322,24 @@ Status CollectionWriter::Replace(storage::RecordId id, BsonView old_doc, BsonVie
 Status CollectionWriter::Remove(storage::RecordId id, BsonView doc) {
   bson_iter_t id_value;
   CAIRN_ASSIGN_OR_RETURN(std::string key, IdKey(doc, &id_value));
+  if (indexes_) CAIRN_RETURN_IF_ERROR(SecondaryKeys(doc, &old_keys_));
   unit_.DeleteRecord(collection_->prefix, id);
   changed_records_.push_back(id);
   unit_.DeleteIndexEntry(collection_->indexes[0].prefix, key);
   unit_.AdjustCounts(collection_->prefix, -1, -static_cast<int64_t>(doc.size()));
+  if (indexes_) {
+    const std::vector<IndexHandle>& all = indexes_->all();
+    for (size_t i = 1; i < all.size(); ++i) {
+      const bool unique = all[i].descriptor->unique();
+      for (const std::string& k : old_keys_[i]) {
+        unit_.DeleteIndexEntry(all[i].prefix, IndexEntryKey(unique, k, id));
+        if (unique) {
+          pending_keys_[i].added.erase(k);
+          pending_keys_[i].removed.insert(k);
+        }
+      }
+    }
+  }
   inserted_ids_.erase(key);
   removed_ids_.insert(std::move(key));
   return Status::OK();
@@ -199,6 +347,8 @@ Status CollectionWriter::Remove(storage::RecordId id, BsonView doc) {
 
 Status CollectionWriter::Commit() {
   if (unit_.empty()) return Status::OK();
+  // Readers trust an index's multikey paths: record new ones before the keys that need them.
+  CAIRN_RETURN_IF_ERROR(PublishMultikeyPaths());
   Status status = unit_.Commit();
   unit_ = state_.engine().BeginWrite();
   IdCache& cache = state_.id_cache();
@@ -214,6 +364,10 @@ Status CollectionWriter::Commit() {
   }
   inserted_ids_.clear();
   removed_ids_.clear();
+  for (PendingKeys& pending : pending_keys_) {
+    pending.added.clear();
+    pending.removed.clear();
+  }
   return status;
 }
 

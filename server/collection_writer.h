@@ -1,8 +1,10 @@
 // CollectionWriter: the one write path into a collection. It holds the collection's write lock
-// for its lifetime, keeps every index exact (today the _id index; the index issue adds secondary
-// indexes here) and gathers documents and index entries into one storage WriteUnit, committed as
-// one atomic RocksDB WriteBatch. Used by insert, update, delete and findAndModify.
-// Not thread-safe: one writer per command, on one thread.
+// for its lifetime, keeps every index exact — the _id index and every secondary index, with only
+// the keys that changed rewritten on replace — and gathers documents and index entries into one
+// storage WriteUnit, committed as one atomic RocksDB WriteBatch. A document that would break a
+// unique index (or whose keys cannot be generated: parallel arrays) writes nothing. Paths found
+// to be multikey are recorded in the catalog before the batch that holds them commits. Used by
+// insert, update, delete and findAndModify. Not thread-safe: one writer per command, one thread.
 #pragma once
 
 #include <memory>
@@ -16,6 +18,8 @@
 
 #include "common/bson_doc.h"
 #include "common/status.h"
+#include "index/key_generator.h"
+#include "server/collection_indexes.h"
 #include "server/server_state.h"
 #include "storage/engine.h"
 
@@ -44,10 +48,12 @@ class CollectionWriter {
   Result<std::vector<bool>> IdsTakenInStorage(const std::vector<BsonView>& docs) const;
 
   // Adds a prepared document (PrepareForInsert) with its index entries. DuplicateKey 11000 with
-  // MongoDB's message and keyPattern/keyValue when its _id is taken (committed or pending).
+  // MongoDB's message and keyPattern/keyValue when its _id or a unique index key is taken
+  // (committed or pending); CannotIndexParallelArrays 171. Nothing is added on error.
   // `taken_in_storage`: the document's IdsTakenInStorage answer, when the caller has it.
   Status Insert(BsonView doc, std::optional<bool> taken_in_storage = std::nullopt);
-  // Replaces the document stored at `id` (same _id) with `new_doc`.
+  // Replaces the document stored at `id` (same _id) with `new_doc`, rewriting only the index keys
+  // that differ. DuplicateKey / CannotIndexParallelArrays as Insert; nothing changes on error.
   Status Replace(storage::RecordId id, BsonView old_doc, BsonView new_doc);
   // Deletes the document at `id` and its index entries.
   Status Remove(storage::RecordId id, BsonView doc);
@@ -57,8 +63,24 @@ class CollectionWriter {
   size_t pending_bytes() const { return unit_.ApproximateBytes(); }
 
  private:
+  // Index keys added and removed in the uncommitted unit, per unique secondary index: a key's
+  // owner is decided by these before storage is asked.
+  struct PendingKeys {
+    std::unordered_map<std::string, storage::RecordId> added;
+    std::unordered_set<std::string> removed;
+  };
+
   CollectionWriter(ServerState& state, storage::CollectionHandle collection);
   Result<std::string> IdKey(BsonView doc, bson_iter_t* id) const;
+  // After the lock is held: the newest catalog handle of this collection (an index created
+  // before the lock was taken must be maintained) and its compiled secondary indexes.
+  Status LoadIndexes();
+  // Every secondary index's keys of `doc` into keys[i], recording new multikey paths.
+  Status SecondaryKeys(BsonView doc, std::vector<index::KeySet>* keys);
+  // Whether `key` of unique index `i` belongs to a record other than `self`.
+  Result<bool> UniqueKeyTaken(size_t i, const std::string& key, storage::RecordId self);
+  // Writes the new multikey paths to the catalog (before the unit that needs them commits).
+  Status PublishMultikeyPaths();
 
   ServerState& state_;
   storage::CollectionHandle collection_;
@@ -71,6 +93,13 @@ class CollectionWriter {
   // once it commits (IdCache's document table).
   std::vector<storage::RecordId> changed_records_;
   std::unordered_set<std::string> removed_ids_;
+
+  // Secondary index maintenance: null when the collection has only its _id index.
+  std::shared_ptr<const CollectionIndexes> indexes_;
+  std::vector<PendingKeys> pending_keys_;          // per index position (unique ones used)
+  std::vector<index::MultikeyPaths> multikey_;    // per index: known multikey paths
+  bool multikey_changed_ = false;
+  std::vector<index::KeySet> new_keys_, old_keys_;  // per index, reused between documents
 };
 
 // Builds the DuplicateKey status MongoDB answers: "E11000 duplicate key error collection:

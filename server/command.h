@@ -17,6 +17,7 @@
 namespace cairn::server {
 
 class ServerState;
+struct ExplainOptions;  // server/explain.h
 
 // One command as received: the OP_MSG body (or OP_QUERY query) plus kind-1 document sequences.
 // Views into the request frame: valid for the duration of the handler call only.
@@ -46,6 +47,9 @@ struct ConnectionInfo {
 struct CommandContext {
   ServerState& state;
   ConnectionInfo& connection;
+  // Set when the explain command runs this handler: the handler parses its arguments as usual,
+  // then answers with RunExplain (server/explain.h) instead of executing.
+  const ExplainOptions* explain = nullptr;
 };
 
 // A handler appends its reply fields (everything but "ok") to `reply`, or returns an error.

@@ -55,13 +55,15 @@ Status FillBatch(Cursor& cursor, bson_t* cursor_doc, const char* field, int64_t 
   bson_t projected;
   bson_init(&projected);
   Status status;
+  Status projection_error;  // a positional projection that found no element ends the query
   // Appends `doc` unless the batch is full (then false).
   auto append = [&](BsonView doc) -> bool {
     size_t key_len = FormatIndex(static_cast<uint32_t>(count), key_buf);
     BsonView out = doc;
     if (cursor.projection && !cursor.projection->IsIdentity()) {
       bson_reinit(&projected);
-      cursor.projection->Apply(doc, &projected);
+      projection_error = cursor.projection->Apply(doc, &projected);
+      if (!projection_error.ok()) return false;
       out = BsonView(&projected);
     }
     if (count > 0 && bytes + out.size() > max_bytes) return false;
@@ -109,6 +111,10 @@ Status FillBatch(Cursor& cursor, bson_t* cursor_doc, const char* field, int64_t 
   }
   bson_destroy(&projected);
   bson_append_array_end(cursor_doc, &array);
+  if (!projection_error.ok()) {
+    *exhausted = true;
+    return projection_error;
+  }
   cursor.returned += count;
   if (cursor.limit > 0 && cursor.returned >= cursor.limit && cursor.buffered.empty()) {
     *exhausted = true;

@@ -7,6 +7,7 @@
 #include "common/logging.h"
 #include "server/commands/command_table.h"
 #include "server/reply.h"
+#include "server/write_concern.h"
 
 namespace cairn::server {
 
@@ -164,7 +165,10 @@ void RunCommand(ServerState& state, ConnectionInfo& connection, const CommandReq
     return;
   }
   CommandContext ctx{state, connection};
-  Status status = def->handler(ctx, request, out->body());
+  // A bad write concern fails the command before it runs, as in mongod.
+  Result<WriteConcern> concern = ParseWriteConcern(request.body);
+  Status status = concern.ok() ? def->handler(ctx, request, out->body()) : concern.status();
+  if (status.ok() && concern->sync) status = state.engine().SyncWal();
   if (!status.ok()) {
     AppendErrorFields(out->Restart(), status);  // a partial reply is discarded
     return;

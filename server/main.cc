@@ -10,7 +10,9 @@
 #include <sstream>
 
 #include "common/logging.h"
+#include "server/index_build.h"
 #include "server/server.h"
+#include "server/sort_stream.h"
 #include "storage/engine.h"
 
 namespace po = boost::program_options;
@@ -122,6 +124,10 @@ int main(int argc, char** argv) {
     return kExitStorage;
   }
 
+  // Sort runs a killed process left behind.
+  cairn::server::RemoveStaleSpillFiles(cairn::server::SpillDirectory(options.dbpath));
+  // Index builds a killed process left unfinished (createIndexes never answered): dropped.
+  cairn::server::DropUnfinishedIndexes(*opened.value()).IgnoreError();
   cairn::server::Server server(std::move(options), std::move(opened).value());
   cairn::Status status = server.Run();
   cairn::logging::Shutdown();

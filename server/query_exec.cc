@@ -1,4 +1,5 @@
-// DocumentStreams: collection scan, _id point lookup, top-k/full sort, skip and limit.
+// DocumentStreams: collection scan, _id point lookup, skip and limit; the query stream built
+// from them (the sort is sort_stream.cc).
 #include "server/query_exec.h"
 
 #include <algorithm>
@@ -6,6 +7,10 @@
 #include <vector>
 
 #include "index/key_string.h"
+#include "index/planner.h"
+#include "server/explain.h"
+#include "server/query_planner.h"
+#include "server/sort_stream.h"
 
 namespace cairn::server {
 
@@ -18,6 +23,27 @@ class EmptyStream final : public DocumentStream {
   storage::RecordId record_id() const override { return 0; }
 };
 
+// A query that could not be planned: no documents, and the error as its status.
+class ErrorStream final : public DocumentStream {
+ public:
+  explicit ErrorStream(Status status) : status_(std::move(status)) {}
+  bool Next() override { return false; }
+  BsonView document() const override { return BsonView(); }
+  storage::RecordId record_id() const override { return 0; }
+  Status status() const override { return status_; }
+
+ private:
+  Status status_;
+};
+
+// The filter as explain prints it (a collection scan's filter, parsedQuery).
+void AppendExplainFilter(const query::Matcher& matcher, const char* key, bson_t* out) {
+  if (matcher.MatchesAll()) return;
+  BsonDoc parsed;
+  if (!index::AppendFilter(matcher.root(), parsed.get())) parsed = BsonDoc(matcher.filter());
+  BSON_APPEND_DOCUMENT(out, key, parsed.get());
+}
+
 // Every document of a collection in RecordId order (or reverse), filtered by the matcher.
 class CollectionScanStream final : public DocumentStream {
  public:
@@ -29,13 +55,19 @@ class CollectionScanStream final : public DocumentStream {
   bool Next() override {
     while (cursor_->Next()) {
       ++examined_;
-      if (match_all_ || matcher_->Matches(cursor_->value())) return true;
+      if (match_all_) return true;
+      Result<bool> matched = matcher_->MatchesChecked(cursor_->value());
+      if (!matched.ok()) {  // a $expr evaluation error ends the query
+        error_ = matched.status();
+        return false;
+      }
+      if (*matched) return true;
     }
     return false;
   }
   BsonView document() const override { return cursor_->value(); }
   storage::RecordId record_id() const override { return cursor_->id(); }
-  Status status() const override { return cursor_->status(); }
+  Status status() const override { return error_.ok() ? cursor_->status() : error_; }
   int64_t docs_examined() const override { return examined_; }
 
  private:
@@ -43,6 +75,7 @@ class CollectionScanStream final : public DocumentStream {
   std::shared_ptr<const query::Matcher> matcher_;
   bool match_all_;
   int64_t examined_ = 0;
+  Status error_;
 };
 
 // At most one document: the one whose _id index entry matches, if the rest of the filter
@@ -82,7 +115,12 @@ class IdLookupStream final : public DocumentStream {
       if (id_cache != nullptr) id_cache->Insert(collection.prefix, key, record_id_);
     }
     examined_ = 1;
-    ready_ = matcher->Matches(view());
+    Result<bool> matched = matcher->MatchesChecked(view());
+    if (!matched.ok()) {  // a $expr evaluation error
+      status_ = matched.status();
+      return;
+    }
+    ready_ = *matched;
   }
 
   bool Next() override {
@@ -120,95 +158,6 @@ class IdLookupStream final : public DocumentStream {
   int64_t examined_ = 0;
 };
 
-// Drains its child, keeps the documents in sort order (only the first `keep` when keep > 0),
-// then yields them.
-class SortStream final : public DocumentStream {
- public:
-  SortStream(std::unique_ptr<DocumentStream> child, std::shared_ptr<const query::SortPattern> sort,
-             int64_t keep)
-      : child_(std::move(child)), sort_(std::move(sort)), keep_(keep) {}
-
-  bool Next() override {
-    if (!sorted_) {
-      if (!Fill()) return false;
-      sorted_ = true;
-    } else {
-      ++position_;
-    }
-    return position_ < rows_.size();
-  }
-  BsonView document() const override { return rows_[position_].view(); }
-  storage::RecordId record_id() const override { return rows_[position_].id; }
-  Status status() const override { return status_; }
-  int64_t docs_examined() const override { return child_->docs_examined(); }
-
- private:
-  // A kept document: its bytes in a plain buffer (a BsonDoc would cost an over-aligned bson_t
-  // allocation per document).
-  struct Row {
-    storage::RecordId id;
-    std::string bytes;
-    BsonView view() const {
-      return BsonView(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
-    }
-  };
-
-  bool Less(const Row& a, const Row& b) const {
-    int c = sort_->Compare(a.view(), b.view());
-    return c != 0 ? c < 0 : a.id < b.id;  // stable: ties keep insertion order
-  }
-
-  bool Fill() {
-    auto less = [this](const Row& a, const Row& b) { return Less(a, b); };
-    int64_t bytes = 0;
-    while (child_->Next()) {
-      BsonView doc = child_->document();
-      Row row{child_->record_id(),
-              std::string(reinterpret_cast<const char*>(doc.data()), doc.size())};
-      if (keep_ > 0) {
-        // A max-heap of the best `keep_` rows: the worst kept row is on top.
-        if (static_cast<int64_t>(rows_.size()) < keep_) {
-          bytes += static_cast<int64_t>(row.bytes.size());
-          rows_.push_back(std::move(row));
-          std::push_heap(rows_.begin(), rows_.end(), less);
-        } else if (Less(row, rows_.front())) {
-          bytes += static_cast<int64_t>(row.bytes.size()) -
-                   static_cast<int64_t>(rows_.front().bytes.size());
-          std::pop_heap(rows_.begin(), rows_.end(), less);
-          rows_.back() = std::move(row);
-          std::push_heap(rows_.begin(), rows_.end(), less);
-        }
-      } else {
-        bytes += static_cast<int64_t>(row.bytes.size());
-        rows_.push_back(std::move(row));
-      }
-      if (bytes > kMaxBlockingSortBytes) {
-        status_ = Status(ErrorCode::kQueryExceededMemoryLimitNoDiskUseAllowed,
-                         "Executor error during find command :: caused by :: Sort exceeded memory "
-                         "limit of 104857600 bytes, but did not opt in to external sorting.");
-        rows_.clear();
-        return false;
-      }
-    }
-    status_ = child_->status();
-    if (!status_.ok()) return false;
-    if (keep_ > 0) {
-      std::sort_heap(rows_.begin(), rows_.end(), less);
-    } else {
-      std::sort(rows_.begin(), rows_.end(), less);
-    }
-    return true;
-  }
-
-  std::unique_ptr<DocumentStream> child_;
-  std::shared_ptr<const query::SortPattern> sort_;
-  int64_t keep_;
-  std::vector<Row> rows_;
-  size_t position_ = 0;
-  bool sorted_ = false;
-  Status status_;
-};
-
 class SkipLimitStream final : public DocumentStream {
  public:
   SkipLimitStream(std::unique_ptr<DocumentStream> child, int64_t skip, int64_t limit)
@@ -238,26 +187,108 @@ class SkipLimitStream final : public DocumentStream {
 
 }  // namespace
 
+void SetQueryHint(const bson_iter_t* hint, QuerySpec* spec) {
+  spec->hint = QueryHint();
+  if (BSON_ITER_HOLDS_UTF8(hint)) {
+    spec->hint.name = std::string(IterUtf8(hint));
+    return;
+  }
+  if (!BSON_ITER_HOLDS_DOCUMENT(hint)) return;
+  BsonView pattern = IterDocument(hint);
+  if (pattern.empty()) return;  // {}: no hint
+  bson_iter_t first;
+  if (pattern.Init(&first) && bson_iter_next(&first) && IterKey(&first) == "$natural") {
+    spec->hint.natural = true;
+    double direction = 1;
+    IterAsDouble(&first, &direction);
+    if (!spec->sort || spec->sort->empty()) spec->reverse_natural = direction < 0;
+    return;
+  }
+  spec->hint.key_pattern.assign(reinterpret_cast<const char*>(pattern.data()), pattern.size());
+}
+
 std::unique_ptr<DocumentStream> BuildQueryStream(const storage::Engine& engine,
                                                  const storage::CollectionHandle& collection,
-                                                 const QuerySpec& spec, IdCache* id_cache) {
-  if (!collection) return std::make_unique<EmptyStream>();
-  std::unique_ptr<DocumentStream> stream;
-  bson_iter_t id;
-  if (spec.matcher->IdEquality(&id)) {
-    stream = std::make_unique<IdLookupStream>(engine, *collection, spec.matcher, &id, id_cache);
-  } else {
-    auto cursor = spec.reverse_natural ? engine.ScanRecordsReverse(collection->prefix)
-                                       : engine.ScanRecords(collection->prefix);
-    stream = std::make_unique<CollectionScanStream>(std::move(cursor), spec.matcher);
+                                                 const QuerySpec& spec, IdCache* id_cache,
+                                                 QueryExplain* explain) {
+  const bool count = explain != nullptr && explain->count_execution;
+  if (explain != nullptr) {
+    explain->parsed_query = BsonDoc();
+    if (!spec.matcher->MatchesAll()) {
+      BsonDoc parsed;
+      AppendExplainFilter(*spec.matcher, "q", parsed.get());
+      bson_iter_t it;
+      parsed.view().Find("q", &it);
+      explain->parsed_query = BsonDoc(IterDocument(&it));
+    }
   }
-  if (spec.sort && !spec.sort->empty()) {
+  if (!collection) {
+    if (explain != nullptr) explain->winning = MakePlanNode("EOF", nullptr);
+    return std::make_unique<EmptyStream>();
+  }
+  std::unique_ptr<DocumentStream> stream;
+  std::unique_ptr<PlanNode> plan;  // what explain prints (explain only)
+  bool sorted = false;
+  bson_iter_t id;
+  if (spec.hint.empty() && spec.matcher->IdEquality(&id)) {
+    stream = std::make_unique<IdLookupStream>(engine, *collection, spec.matcher, &id, id_cache);
+    if (explain != nullptr) {
+      plan = MakePlanNode("IDHACK", nullptr);
+      plan->reports_keys = plan->reports_docs = true;
+    }
+  } else {
+    AccessPath path = PlanAccessPath(engine, collection, spec, explain);
+    if (!path.error.ok()) return std::make_unique<ErrorStream>(path.error);
+    if (path.stream) {
+      stream = std::move(path.stream);
+      sorted = path.provides_sort;
+      if (explain != nullptr) plan = std::move(explain->winning);
+    } else {
+      auto cursor = spec.reverse_natural ? engine.ScanRecordsReverse(collection->prefix)
+                                         : engine.ScanRecords(collection->prefix);
+      stream = std::make_unique<CollectionScanStream>(std::move(cursor), spec.matcher);
+      if (explain != nullptr) {
+        plan = MakePlanNode("COLLSCAN", nullptr);
+        plan->reports_docs = true;
+        AppendExplainFilter(*spec.matcher, "filter", plan->fields.get());
+        AppendUtf8(plan->fields.get(), "direction",
+                   spec.reverse_natural ? "backward" : "forward");
+      }
+    }
+  }
+  if (count && plan && plan->stage != "FETCH") stream = CountInto(std::move(stream), plan.get());
+  if (spec.sort && !spec.sort->empty() && !sorted) {
     int64_t keep = spec.limit > 0 ? spec.skip + spec.limit : 0;
-    stream = std::make_unique<SortStream>(std::move(stream), spec.sort, keep);
+    stream = MakeSortStream(std::move(stream), spec.sort, keep, spec.spill_dir);
+    if (explain != nullptr) {
+      plan = MakePlanNode("SORT", std::move(plan));
+      BsonDoc pattern;
+      for (const query::SortPattern::Key& key : spec.sort->keys()) {
+        BSON_APPEND_INT32(pattern.get(), key.path.c_str(), key.descending ? -1 : 1);
+      }
+      BSON_APPEND_DOCUMENT(plan->fields.get(), "sortPattern", pattern.get());
+      BSON_APPEND_INT64(plan->fields.get(), "memLimit", kMaxBlockingSortBytes);
+      if (keep > 0) BSON_APPEND_INT64(plan->fields.get(), "limitAmount", keep);
+      AppendUtf8(plan->fields.get(), "type", "simple");
+      if (count) stream = CountInto(std::move(stream), plan.get());
+    }
   }
   if (spec.skip > 0 || spec.limit > 0) {
     stream = std::make_unique<SkipLimitStream>(std::move(stream), spec.skip, spec.limit);
+    if (explain != nullptr) {
+      // A blocking sort already keeps skip + limit documents: only the skip shows above it.
+      if (spec.skip > 0) {
+        plan = MakePlanNode("SKIP", std::move(plan));
+        BSON_APPEND_INT64(plan->fields.get(), "skipAmount", spec.skip);
+      }
+      if (spec.limit > 0 && (sorted || !spec.sort || spec.sort->empty())) {
+        plan = MakePlanNode("LIMIT", std::move(plan));
+        BSON_APPEND_INT64(plan->fields.get(), "limitAmount", spec.limit);
+      }
+      if (count) stream = CountInto(std::move(stream), plan.get());
+    }
   }
+  if (explain != nullptr) explain->winning = std::move(plan);
   return stream;
 }
 

@@ -1,11 +1,15 @@
 // Query execution for find/count/distinct/update/delete/findAndModify: turns (collection,
-// filter, sort, skip, limit) into a DocumentStream. A filter that pins _id becomes a point
-// lookup on the _id index, never a scan; otherwise a collection scan in insertion order runs
-// the matcher on views of RocksDB's buffers (no per-document copy). Sort materialises only what
-// it must: with a limit it keeps the top skip+limit documents, not everything.
+// filter, sort, skip, limit, hint) into a DocumentStream. A filter that pins _id becomes a point
+// lookup on the _id index (IDHACK); otherwise the planner (index/planner.h) picks an index scan
+// (server/index_scan.h) or a collection scan in insertion order, which runs the matcher on views
+// of RocksDB's buffers (no per-document copy). An index that returns the requested order
+// replaces the blocking sort. Sort materialises only what it must: with a limit it keeps the top
+// skip+limit documents, not everything. Planning errors (an unknown hint) surface as the
+// stream's status, like storage errors.
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "query/matcher/matcher.h"
 #include "query/sort/sort_pattern.h"
@@ -15,23 +19,39 @@
 
 namespace cairn::server {
 
+struct QueryExplain;  // server/explain.h
+
+// A command's index hint: by name or by key pattern. {$natural: ±1} asks for a collection scan.
+struct QueryHint {
+  std::string name;         // by name, when not empty
+  std::string key_pattern;  // by key pattern: the pattern document's bytes, when not empty
+  bool natural = false;     // {$natural: 1|-1}
+
+  bool empty() const { return name.empty() && key_pattern.empty() && !natural; }
+};
+
 struct QuerySpec {
   std::shared_ptr<const query::Matcher> matcher;  // required
   std::shared_ptr<const query::SortPattern> sort;  // null or empty = natural (insertion) order
   int64_t skip = 0;
   int64_t limit = 0;  // 0 = no limit
   bool reverse_natural = false;  // {$natural: -1}
+  // Where a blocking sort past 100 MB spills (allowDiskUse, default true as in MongoDB 7.0);
+  // empty: it fails with QueryExceededMemoryLimitNoDiskUseAllowed 292 instead.
+  std::string spill_dir;
+  QueryHint hint;
 };
 
-// Blocking sorts hold at most this many bytes of documents (MongoDB's
-// internalQueryMaxBlockingSortMemoryUsageBytes, 100 MB); beyond it the query fails with
-// QueryExceededMemoryLimitNoDiskUseAllowed 292 until spilling exists (query issue).
-inline constexpr int64_t kMaxBlockingSortBytes = 100 * 1024 * 1024;
+// Reads a command's "hint" value into spec->hint: a name, a key pattern, or {$natural: ±1}
+// (which also sets reverse_natural for -1 when there is no sort); {} is no hint.
+void SetQueryHint(const bson_iter_t* hint, QuerySpec* spec);
 
 // The stream over `collection` (null = a collection that does not exist: an empty stream).
-// `id_cache` (optional) lets an _id point lookup skip the _id index.
+// `id_cache` (optional) lets an _id point lookup skip the _id index. `explain` (optional)
+// receives the plans considered and, when it asks, counts what each stage does.
 std::unique_ptr<DocumentStream> BuildQueryStream(const storage::Engine& engine,
                                                  const storage::CollectionHandle& collection,
-                                                 const QuerySpec& spec, IdCache* id_cache);
+                                                 const QuerySpec& spec, IdCache* id_cache,
+                                                 QueryExplain* explain = nullptr);
 
 }  // namespace cairn::server

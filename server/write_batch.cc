@@ -94,4 +94,37 @@ Result<BsonElement> StatementDocumentField(std::string_view command, std::string
   return BsonElement(&it);
 }
 
+Result<BsonView> StatementCollationField(std::string_view command, std::string_view field,
+                                         BsonView statement) {
+  bson_iter_t it;
+  if (!statement.Find("collation", &it) || BSON_ITER_HOLDS_NULL(&it)) return BsonView();
+  CAIRN_ASSIGN_OR_RETURN(BsonElement collation,
+                         StatementDocumentField(command, field, statement, "collation"));
+  bson_iter_t value = collation.iter();
+  return IterDocument(&value);
+}
+
+Result<BsonView> ArrayFiltersField(std::string_view path, const bson_iter_t* value) {
+  if (value == nullptr) return BsonView();
+  if (!BSON_ITER_HOLDS_ARRAY(value)) {
+    return Status(ErrorCode::kTypeMismatch,
+                  "BSON field '" + std::string(path) + "' is the wrong type '" +
+                      std::string(BsonTypeName(bson_iter_type(value))) +
+                      "', expected type 'array'");
+  }
+  BsonView filters = IterDocument(value);
+  bson_iter_t it;
+  filters.Init(&it);
+  while (bson_iter_next(&it)) {
+    if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
+      return Status(ErrorCode::kTypeMismatch,
+                    "BSON field '" + std::string(path) + "." + std::string(IterKey(&it)) +
+                        "' is the wrong type '" +
+                        std::string(BsonTypeName(bson_iter_type(&it))) +
+                        "', expected type 'object'");
+    }
+  }
+  return filters;
+}
+
 }  // namespace cairn::server

@@ -32,4 +32,17 @@ Result<BsonElement> StatementDocumentField(std::string_view command, std::string
                                            BsonView statement, std::string_view name,
                                            bool also_array = false);
 
+// The optional `collation` document of an update or delete statement: empty when absent or
+// null; TypeMismatch "BSON field 'update.updates.collation' is the wrong type 'string', expected
+// type 'object'" otherwise. What it holds is checked when the statement runs (a writeError).
+Result<BsonView> StatementCollationField(std::string_view command, std::string_view field,
+                                         BsonView statement);
+
+// The arrayFilters of an update statement or a findAndModify (`path` names the field as
+// MongoDB's IDL does, e.g. "update.updates.arrayFilters"): an array of documents, returned as
+// the array's bytes viewed as a document; empty when `value` is null (absent). TypeMismatch
+// "BSON field '<path>' is the wrong type 'int', expected type 'array'", or "BSON field
+// '<path>.1' is the wrong type 'int', expected type 'object'" for an element.
+Result<BsonView> ArrayFiltersField(std::string_view path, const bson_iter_t* value);
+
 }  // namespace cairn::server

@@ -6,9 +6,16 @@
 namespace cairn::server {
 
 Result<bool> UpdateDocument(CollectionWriter& writer, const query::Update& update,
-                            storage::RecordId id, BsonView doc, BsonDoc* new_doc) {
+                            storage::RecordId id, BsonView doc, BsonDoc* new_doc,
+                            const query::Matcher* query) {
+  query::Update::ApplyOptions options;
+  query::MatchDetails details;
+  if (update.uses_positional() && query != nullptr && query->Matches(doc, &details) &&
+      details.elem_match_key) {
+    options.positional_match = *details.elem_match_key;
+  }
   BsonDoc out;
-  CAIRN_ASSIGN_OR_RETURN(bool modified, update.Apply(doc, out.get(), {}));
+  CAIRN_ASSIGN_OR_RETURN(bool modified, update.Apply(doc, out.get(), options));
   if (!modified) {
     *new_doc = std::move(out);
     return false;

@@ -5,6 +5,7 @@
 
 #include "common/bson_doc.h"
 #include "common/status.h"
+#include "query/matcher/matcher.h"
 #include "query/update/update.h"
 #include "server/collection_writer.h"
 
@@ -13,8 +14,11 @@ namespace cairn::server {
 // Applies `update` to `doc` (stored at `id`); when it changes, the new document goes through
 // `writer` and into *new_doc. Returns whether it changed. Update::Apply enforces the 16 MiB
 // result limit (BSONObjectTooLarge 10334), so nothing is written for an oversize result.
+// `query` is the filter that selected `doc`: a positional "$" update takes its array index from
+// matching it again (the elemMatchKey), as MongoDB's update stage does.
 Result<bool> UpdateDocument(CollectionWriter& writer, const query::Update& update,
-                            storage::RecordId id, BsonView doc, BsonDoc* new_doc);
+                            storage::RecordId id, BsonView doc, BsonDoc* new_doc,
+                            const query::Matcher* query = nullptr);
 
 // Creates the document an upsert inserts — the filter's equality fields, then the update
 // applied as an insert ($setOnInsert applies), or the replacement keeping the filter's _id —

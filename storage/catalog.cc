@@ -7,7 +7,8 @@
 //                                      allocated is below it (never reused)
 //   "coll/" ns                       → BSON {ns: string, prefix: int64, uuid: binData(4, 16 bytes),
 //                                            options: document,
-//                                            indexes: [{name: string, prefix: int64, spec: document}]}
+//                                            indexes: [{name: string, prefix: int64, spec: document,
+//                                                       state: document (optional)}]}
 //   "count/" collection_prefix:u32BE → record_count:int64 BE  data_size:int64 BE
 #include <rocksdb/write_batch.h>
 
@@ -73,6 +74,9 @@ std::string EncodeEntry(const CollectionEntry& e) {
     AppendUtf8(&idx, "name", e.indexes[i].name);
     bson_append_int64(&idx, "prefix", -1, e.indexes[i].prefix);
     bson_append_document(&idx, "spec", -1, e.indexes[i].spec.get());
+    if (!e.indexes[i].state.view().empty()) {
+      bson_append_document(&idx, "state", -1, e.indexes[i].state.get());
+    }
     bson_append_document_end(&arr, &idx);
   }
   bson_append_array_end(b, &arr);
@@ -132,6 +136,8 @@ Result<std::shared_ptr<CollectionEntry>> DecodeEntry(std::string_view bytes) {
             has_idx_prefix = true;
           } else if (fk == "spec" && BSON_ITER_HOLDS_DOCUMENT(&f)) {
             idx.spec = BsonDoc(IterDocument(&f));
+          } else if (fk == "state" && BSON_ITER_HOLDS_DOCUMENT(&f)) {
+            idx.state = BsonDoc(IterDocument(&f));
           }
         }
         if (!has_name || !has_idx_prefix) return Corrupt("index");
@@ -149,7 +155,9 @@ std::shared_ptr<CollectionEntry> CloneEntry(const CollectionEntry& e) {
   c->prefix = e.prefix;
   std::copy(e.uuid, e.uuid + 16, c->uuid);
   c->options = e.options.Clone();
-  for (const IndexEntry& i : e.indexes) c->indexes.push_back({i.name, i.prefix, i.spec.Clone()});
+  for (const IndexEntry& i : e.indexes) {
+    c->indexes.push_back({i.name, i.prefix, i.spec.Clone(), i.state.Clone()});
+  }
   return c;
 }
 
@@ -293,7 +301,7 @@ Result<CollectionHandle> Catalog::CreateCollection(std::string_view ns, BsonView
   entry->prefix = next_prefix_;
   RandomUuid(entry->uuid);
   entry->options = BsonDoc(options);
-  entry->indexes.push_back({"_id_", next_prefix_ + 1, IdIndexSpec()});
+  entry->indexes.push_back({"_id_", next_prefix_ + 1, IdIndexSpec(), BsonDoc()});
   // Advance in memory even if the write fails: a prefix is never handed out twice.
   next_prefix_ += 2;
 
@@ -370,7 +378,7 @@ Status Catalog::RenameCollection(std::string_view from, std::string_view to, boo
 }
 
 Result<CollectionHandle> Catalog::CreateIndex(std::string_view ns, std::string_view name,
-                                              BsonView spec) {
+                                              BsonView spec, BsonView state) {
   Engine::Impl* e = engine_->impl_.get();
   std::lock_guard lock(mu_);
   auto it = entries_.find(std::string(ns));
@@ -384,13 +392,34 @@ Result<CollectionHandle> Catalog::CreateIndex(std::string_view ns, std::string_v
     return Status(ErrorCode::kInternalError, "storage catalog: key prefixes exhausted");
   }
   std::shared_ptr<CollectionEntry> updated = CloneEntry(*it->second);
-  updated->indexes.push_back({std::string(name), next_prefix_, BsonDoc(spec)});
+  updated->indexes.push_back({std::string(name), next_prefix_, BsonDoc(spec), BsonDoc(state)});
   next_prefix_ += 1;
 
   rocksdb::WriteBatch batch;
   batch.Put(e->catalog_cf, CollectionKey(ns), EncodeEntry(*updated)).PermitUncheckedError();
   batch.Put(e->catalog_cf, kNextPrefixKey, BigEndian32(next_prefix_)).PermitUncheckedError();
   CAIRN_RETURN_IF_ERROR(FromRocks(e->db->Write(e->write_options, &batch), "create index"));
+  it->second = updated;
+  return CollectionHandle(updated);
+}
+
+Result<CollectionHandle> Catalog::UpdateIndex(std::string_view ns, std::string_view name,
+                                              BsonView spec, BsonView state) {
+  Engine::Impl* e = engine_->impl_.get();
+  std::lock_guard lock(mu_);
+  auto it = entries_.find(std::string(ns));
+  if (it == entries_.end()) return Status(ErrorCode::kNamespaceNotFound, "ns not found");
+  std::shared_ptr<CollectionEntry> updated = CloneEntry(*it->second);
+  auto pos = std::find_if(updated->indexes.begin(), updated->indexes.end(),
+                          [&](const IndexEntry& i) { return i.name == name; });
+  if (pos == updated->indexes.end()) {
+    return Status(ErrorCode::kIndexNotFound, "index not found with name [" + std::string(name) + "]");
+  }
+  pos->spec = BsonDoc(spec);
+  pos->state = BsonDoc(state);
+  rocksdb::WriteBatch batch;
+  batch.Put(e->catalog_cf, CollectionKey(ns), EncodeEntry(*updated)).PermitUncheckedError();
+  CAIRN_RETURN_IF_ERROR(FromRocks(e->db->Write(e->write_options, &batch), "update index"));
   it->second = updated;
   return CollectionHandle(updated);
 }

@@ -29,6 +29,8 @@ struct IndexEntry {
   std::string name;  // "_id_", "a_1", ...
   Prefix prefix = 0;
   BsonDoc spec;      // as listIndexes prints it: {v: 2, key: {...}, name: "...", unique: ...}
+  BsonDoc state;     // the server's state of the index (build finished, multikey paths), opaque
+                     // here (index/index_descriptor.h owns its fields); {} when it has none
 };
 
 struct CollectionEntry {
@@ -71,7 +73,14 @@ class Catalog {
   // empty: the caller fills it from the existing documents, and writers that take the new handle
   // maintain it meanwhile. NamespaceNotFound if the collection is absent; NamespaceExists if it
   // has an index of that name (spec conflicts are the server's to detect before calling).
-  Result<CollectionHandle> CreateIndex(std::string_view ns, std::string_view name, BsonView spec);
+  // `state` is stored beside the spec as given.
+  Result<CollectionHandle> CreateIndex(std::string_view ns, std::string_view name, BsonView spec,
+                                       BsonView state = BsonView());
+  // Replaces an index's spec and state (collMod options, a finished build, newly multikey paths)
+  // in one atomic write of the collection entry, and returns the new handle. NamespaceNotFound if
+  // the collection is absent; IndexNotFound if it has no index of that name.
+  Result<CollectionHandle> UpdateIndex(std::string_view ns, std::string_view name, BsonView spec,
+                                       BsonView state);
   // Removes an index: its catalog entry and a DeleteRange over its entries, in one atomic write.
   // NamespaceNotFound if the collection is absent; IndexNotFound if it has no index of that
   // name; InvalidOptions ("cannot drop _id index") for indexes[0].

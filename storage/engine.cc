@@ -120,6 +120,7 @@ Engine::Impl::~Impl() {
 }
 
 Catalog& Engine::catalog() { return *impl_->catalog; }
+const Catalog& Engine::catalog() const { return *impl_->catalog; }
 
 CollectionState* Engine::Impl::FindState(Prefix p) const {
   std::shared_lock lock(states_mu);
@@ -222,5 +223,7 @@ Status Engine::Flush() {
   return FromRocks(
       impl_->db->Flush(fo, {impl_->catalog_cf, impl_->documents_cf, impl_->index_cf}), "flush");
 }
+
+Status Engine::SyncWal() { return FromRocks(impl_->db->SyncWAL(), "sync WAL"); }
 
 }  // namespace cairn::storage

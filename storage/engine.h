@@ -44,11 +44,15 @@ class RecordCursor {
   virtual Status status() const = 0;
 };
 
-// Iteration over one index's entries in key byte order within [start, end).
+// Iteration over one index's entries in key byte order within [start, end) (or the reverse).
 class IndexCursor {
  public:
   virtual ~IndexCursor() = default;
   virtual bool Next() = 0;
+  // Repositions within the cursor's range: forward, at the first entry with key >= target;
+  // reverse, at the last entry with key < target. The next Next() returns that entry (false when
+  // there is none), so one cursor (one snapshot) can visit several key ranges in order.
+  virtual void Seek(std::string_view target) = 0;
   // The entry's key without the index prefix, and its value; valid until Next().
   virtual std::string_view key() const = 0;
   virtual std::string_view value() const = 0;
@@ -65,6 +69,7 @@ class Engine {
   ~Engine();
 
   Catalog& catalog();
+  const Catalog& catalog() const;
 
   // Reads one document. OK with *found=false when absent.
   Status GetRecord(Prefix collection, RecordId id, std::string* out, bool* found) const;
@@ -84,6 +89,9 @@ class Engine {
   // end of the index).
   std::unique_ptr<IndexCursor> ScanIndex(Prefix index, std::string_view start,
                                          std::string_view end) const;
+  // The same range from its last entry down to its first.
+  std::unique_ptr<IndexCursor> ScanIndexReverse(Prefix index, std::string_view start,
+                                                std::string_view end) const;
 
   // Allocates the next RecordId of a collection (thread-safe, monotonic; seeded from the largest
   // stored id the first time a collection is used after open). Returns 0 (never a valid id)
@@ -102,6 +110,10 @@ class Engine {
 
   // Flushes memtables (tests, shutdown).
   Status Flush();
+
+  // Makes every write committed so far durable (fsync of the WAL): what a write concern with
+  // j: true waits for. Commits themselves write the WAL without syncing.
+  Status SyncWal();
 
  private:
   friend class WriteUnit;

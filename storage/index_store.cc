@@ -45,12 +45,14 @@ Status Engine::GetIndexEntry(Prefix index, std::string_view key, std::string* va
 
 namespace {
 
-// A forward cursor over [lower, upper) of the index CF; key() strips the 4-byte prefix.
+// A cursor over [lower, upper) of the index CF, forward or reverse; key() strips the 4-byte
+// prefix.
 class RocksIndexCursor final : public IndexCursor {
  public:
   RocksIndexCursor(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, rocksdb::ReadOptions ro,
-                   std::string lower, std::string upper)
-      : lower_(std::move(lower)), upper_(std::move(upper)) {
+                   Prefix index, std::string lower, std::string upper, bool reverse)
+      : prefix_(EncodePrefix(index)), lower_(std::move(lower)), upper_(std::move(upper)),
+        reverse_(reverse) {
     lower_slice_ = rocksdb::Slice(lower_);
     upper_slice_ = rocksdb::Slice(upper_);
     ro.iterate_lower_bound = &lower_slice_;
@@ -61,13 +63,31 @@ class RocksIndexCursor final : public IndexCursor {
   bool Next() override {
     if (!started_) {
       started_ = true;
-      it_->SeekToFirst();
+      if (reverse_) {
+        it_->SeekToLast();
+      } else {
+        it_->SeekToFirst();
+      }
+    } else if (pending_seek_) {
+      pending_seek_ = false;
+      PositionAtTarget();
     } else if (it_->Valid()) {
-      it_->Next();
+      if (reverse_) {
+        it_->Prev();
+      } else {
+        it_->Next();
+      }
     } else {
       return false;
     }
     return it_->Valid();
+  }
+
+  void Seek(std::string_view target) override {
+    started_ = true;
+    pending_seek_ = true;
+    target_ = prefix_;
+    target_.append(target);
   }
 
   std::string_view key() const override {
@@ -81,9 +101,23 @@ class RocksIndexCursor final : public IndexCursor {
   Status status() const override { return FromRocks(it_->status(), "scan index"); }
 
  private:
+  void PositionAtTarget() {
+    if (!reverse_) {
+      it_->Seek(target_);
+      return;
+    }
+    // The last entry strictly below the target.
+    it_->SeekForPrev(target_);
+    if (it_->Valid() && it_->key() == rocksdb::Slice(target_)) it_->Prev();
+  }
+
+  std::string prefix_;
   std::string lower_, upper_;
   rocksdb::Slice lower_slice_, upper_slice_;
+  bool reverse_;
   bool started_ = false;
+  bool pending_seek_ = false;
+  std::string target_;
   std::unique_ptr<rocksdb::Iterator> it_;
 };
 
@@ -93,7 +127,16 @@ std::unique_ptr<IndexCursor> Engine::ScanIndex(Prefix index, std::string_view st
                                                std::string_view end) const {
   std::string upper = end.empty() ? PrefixEnd(index) : IndexKey(index, end);
   return std::make_unique<RocksIndexCursor>(impl_->db, impl_->index_cf, impl_->ScanReadOptions(),
-                                            IndexKey(index, start), std::move(upper));
+                                            index, IndexKey(index, start), std::move(upper),
+                                            /*reverse=*/false);
+}
+
+std::unique_ptr<IndexCursor> Engine::ScanIndexReverse(Prefix index, std::string_view start,
+                                                      std::string_view end) const {
+  std::string upper = end.empty() ? PrefixEnd(index) : IndexKey(index, end);
+  return std::make_unique<RocksIndexCursor>(impl_->db, impl_->index_cf, impl_->ScanReadOptions(),
+                                            index, IndexKey(index, start), std::move(upper),
+                                            /*reverse=*/true);
 }
 
 }  // namespace cairn::storage

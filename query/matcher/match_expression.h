@@ -17,7 +17,10 @@
 #include "common/bson_doc.h"
 #include "common/bson_element.h"
 #include "common/status.h"
+#include "common/string_comparator.h"
+#include "query/matcher/match_details.h"
 #include "query/matcher/path.h"
+#include "query/matcher/regex.h"
 
 namespace cairn::query {
 
@@ -40,6 +43,13 @@ enum class MatchKind {
   kMod,
   kElemMatchObject,
   kElemMatchValue,
+  kRegex,
+  kBitsAllSet,
+  kBitsAllClear,
+  kBitsAnySet,
+  kBitsAnyClear,
+  kJsonSchema,
+  kExpr,  // ops/expr.cc
 };
 
 class MatchExpression {
@@ -57,6 +67,17 @@ class MatchExpression {
   // True when one value satisfies this node's test, ignoring any path: how $elemMatch's value
   // form tests array elements. `value` is nullptr for "missing".
   virtual bool MatchesSingleElement(const bson_iter_t* value) const = 0;
+
+  // Matches(doc) that also records in `details` where in an array the match was made
+  // (MongoDB's matches(doc, details)); nodes that cannot tell ($or, $not, ...) record nothing.
+  virtual bool MatchesRecording(BsonView doc, MatchDetails* details) const {
+    return Matches(doc);
+  }
+  // MatchesSingleElement that records which element of the value matched ($elemMatch).
+  virtual bool MatchesSingleElementRecording(const bson_iter_t* value,
+                                             MatchDetails* details) const {
+    return MatchesSingleElement(value);
+  }
 
   virtual size_t num_children() const { return 0; }
   virtual const MatchExpression* child(size_t i) const { return nullptr; }
@@ -82,6 +103,9 @@ class ListMatchExpression final : public MatchExpression {
   std::vector<MatchExpressionPtr> ReleaseChildren() { return std::move(children_); }
 
   bool Matches(BsonView doc) const override;
+  // $and passes `details` on (and clears it when it fails); a one-clause $or is its clause
+  // (MongoDB's canonical form); other $or and $nor record nothing.
+  bool MatchesRecording(BsonView doc, MatchDetails* details) const override;
   bool MatchesSingleElement(const bson_iter_t* value) const override;
   size_t num_children() const override { return children_.size(); }
   const MatchExpression* child(size_t i) const override { return children_[i].get(); }
@@ -124,6 +148,9 @@ class PathMatchExpression : public MatchExpression {
       : MatchExpression(kind), path_(path), leaf_(leaf) {}
   const FieldPath& path() const { return path_; }
   bool Matches(BsonView doc) const final;
+  // Records the outermost array element the path went through to the matching value, else
+  // what MatchesSingleElementRecording recorded.
+  bool MatchesRecording(BsonView doc, MatchDetails* details) const final;
 
  private:
   FieldPath path_;
@@ -132,30 +159,64 @@ class PathMatchExpression : public MatchExpression {
 
 // $eq (and implicit equality), $lt, $lte, $gt, $gte (ops/comparison.cc): values compare only
 // within one canonical type bracket, except null/missing/undefined which are alike and
-// MinKey/MaxKey operands; NaN equals NaN only.
+// MinKey/MaxKey operands; NaN equals NaN only. Strings compare under `collator` (the query's
+// collation; nullptr: binary), which the Matcher keeps alive.
 class ComparisonMatchExpression final : public PathMatchExpression {
  public:
-  ComparisonMatchExpression(MatchKind kind, std::string_view path, const bson_iter_t& rhs)
-      : PathMatchExpression(kind, path, LeafArrays::kTraverse), rhs_(&rhs) {}
+  ComparisonMatchExpression(MatchKind kind, std::string_view path, const bson_iter_t& rhs,
+                            const StringComparator* collator = nullptr)
+      : PathMatchExpression(kind, path, LeafArrays::kTraverse), rhs_(&rhs), collator_(collator) {}
   // The operand, positioned (a fresh iterator into the filter's bytes).
   bson_iter_t rhs() const { return rhs_.iter(); }
+  const StringComparator* collator() const { return collator_; }
   bool MatchesSingleElement(const bson_iter_t* value) const override;
 
  private:
   BsonElement rhs_;  // not a bson_iter_t: see common/bson_element.h
+  const StringComparator* collator_;
 };
 
-// $in (ops/in.cc); $nin is Not($in). A null in the list also matches missing and undefined.
+// $regex and {path: /re/} (ops/regex.cc): a string or symbol the pattern matches somewhere; a
+// BSON regex value matches when its pattern and flags are byte-for-byte the filter's.
+// `pattern` and `flags` view the filter's bytes; `regex` is compiled from them at parse time.
+class RegexMatchExpression final : public PathMatchExpression {
+ public:
+  RegexMatchExpression(std::string_view path, std::string_view pattern, std::string_view flags,
+                       Regex regex)
+      : PathMatchExpression(MatchKind::kRegex, path, LeafArrays::kTraverse),
+        pattern_(pattern),
+        flags_(flags),
+        regex_(std::move(regex)) {}
+  std::string_view pattern() const { return pattern_; }
+  std::string_view flags() const { return flags_; }
+  bool MatchesSingleElement(const bson_iter_t* value) const override;
+
+ private:
+  std::string_view pattern_;
+  std::string_view flags_;
+  Regex regex_;
+};
+
+// $in (ops/in.cc); $nin is Not($in). A null in the list also matches missing and undefined;
+// regular expressions in the list match as $regex does.
 class InMatchExpression final : public PathMatchExpression {
  public:
-  // `equalities` need not be sorted or distinct.
-  InMatchExpression(std::string_view path, std::vector<BsonElement> equalities);
+  // `equalities` need not be sorted or distinct. They compare (and are deduplicated) under
+  // `collator` (the query's collation; nullptr: binary), which the Matcher keeps alive.
+  InMatchExpression(std::string_view path, std::vector<BsonElement> equalities,
+                    std::vector<std::unique_ptr<RegexMatchExpression>> regexes = {},
+                    const StringComparator* collator = nullptr);
   const std::vector<BsonElement>& equalities() const { return equalities_; }  // sorted, distinct
+  const StringComparator* collator() const { return collator_; }
   bool has_null() const { return has_null_; }
+  // Whether the list also holds regular expressions (which equalities() leaves out).
+  bool has_regexes() const { return !regexes_.empty(); }
   bool MatchesSingleElement(const bson_iter_t* value) const override;
 
  private:
   std::vector<BsonElement> equalities_;
+  std::vector<std::unique_ptr<RegexMatchExpression>> regexes_;
+  const StringComparator* collator_;
   bool has_null_ = false;
 };
 
@@ -167,19 +228,24 @@ class ExistsMatchExpression final : public PathMatchExpression {
   bool MatchesSingleElement(const bson_iter_t* value) const override { return value != nullptr; }
 };
 
+// MongoDB's MatcherTypeSet: BSON types plus "number" (every numeric type), as $type and
+// $jsonSchema's bsonType/type name them (ops/type.cc).
+struct MatcherTypeSet {
+  std::bitset<256> types;  // indexed by the libbson type byte (BSON_TYPE_MINKEY is 0xFF)
+  bool all_numbers = false;
+  bool empty() const { return types.none() && !all_numbers; }
+  bool Has(bson_type_t type) const;
+};
+
 // $type (ops/type.cc): a set of BSON types, plus "number".
 class TypeMatchExpression final : public PathMatchExpression {
  public:
-  // `types` is indexed by the libbson type byte (BSON_TYPE_MINKEY is 0xFF; 0 is "missing").
-  TypeMatchExpression(std::string_view path, std::bitset<256> types, bool all_numbers)
-      : PathMatchExpression(MatchKind::kType, path, LeafArrays::kTraverse),
-        types_(types),
-        all_numbers_(all_numbers) {}
+  TypeMatchExpression(std::string_view path, MatcherTypeSet types)
+      : PathMatchExpression(MatchKind::kType, path, LeafArrays::kTraverse), types_(types) {}
   bool MatchesSingleElement(const bson_iter_t* value) const override;
 
  private:
-  std::bitset<256> types_;
-  bool all_numbers_;
+  MatcherTypeSet types_;
 };
 
 // $size (ops/size.cc): an array with exactly n elements (arrays inside arrays are not entered).
@@ -207,6 +273,28 @@ class ModMatchExpression final : public PathMatchExpression {
   int64_t remainder_;
 };
 
+// $bitsAllSet / $bitsAllClear / $bitsAnySet / $bitsAnyClear (ops/bits.cc): numbers that are
+// integral int64 values (two's complement, sign-extended past bit 63) and BinData (bytes
+// little-endian, zero-extended) tested at a list of bit positions.
+class BitTestMatchExpression final : public PathMatchExpression {
+ public:
+  // `kind` is one of kBitsAllSet, kBitsAllClear, kBitsAnySet, kBitsAnyClear. `positions` serve
+  // BinData values, `mask` (positions past 63 folded onto the sign bit) serves numbers.
+  BitTestMatchExpression(MatchKind kind, std::string_view path, std::vector<uint32_t> positions,
+                         uint64_t mask)
+      : PathMatchExpression(kind, path, LeafArrays::kTraverse),
+        positions_(std::move(positions)),
+        mask_(mask) {}
+  bool MatchesSingleElement(const bson_iter_t* value) const override;
+
+ private:
+  bool TestNumber(int64_t value) const;
+  bool TestBinary(const uint8_t* data, uint32_t length) const;
+
+  std::vector<uint32_t> positions_;
+  uint64_t mask_;
+};
+
 // $elemMatch with a query on the elements' fields ({a: {$elemMatch: {b: 1, c: 2}}}):
 // some element that is a document (or array) satisfies the whole sub-filter (ops/elem_match.cc).
 class ElemMatchObjectMatchExpression final : public PathMatchExpression {
@@ -215,6 +303,8 @@ class ElemMatchObjectMatchExpression final : public PathMatchExpression {
       : PathMatchExpression(MatchKind::kElemMatchObject, path, LeafArrays::kNoTraversal),
         sub_(std::move(sub)) {}
   bool MatchesSingleElement(const bson_iter_t* value) const override;
+  bool MatchesSingleElementRecording(const bson_iter_t* value,
+                                     MatchDetails* details) const override;
   size_t num_children() const override { return 1; }
   const MatchExpression* child(size_t) const override { return sub_.get(); }
 
@@ -230,6 +320,8 @@ class ElemMatchValueMatchExpression final : public PathMatchExpression {
       : PathMatchExpression(MatchKind::kElemMatchValue, path, LeafArrays::kNoTraversal),
         subs_(std::move(subs)) {}
   bool MatchesSingleElement(const bson_iter_t* value) const override;
+  bool MatchesSingleElementRecording(const bson_iter_t* value,
+                                     MatchDetails* details) const override;
   size_t num_children() const override { return subs_.size(); }
   const MatchExpression* child(size_t i) const override { return subs_[i].get(); }
 

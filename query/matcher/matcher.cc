@@ -1,7 +1,9 @@
 // Matcher (matcher.h): owns a copy of the filter and the tree parsed over it.
 #include "query/matcher/matcher.h"
 
+#include "query/expression/expression.h"
 #include "query/matcher/match_expression.h"
+#include "query/matcher/parse_internal.h"
 
 namespace cairn::query {
 
@@ -47,7 +49,9 @@ bool FindIdEquality(const MatchExpression* node, bson_iter_t* value) {
 
 }  // namespace
 
-Result<Matcher> Matcher::Parse(BsonView filter) {
+Result<Matcher> Matcher::Parse(BsonView filter,
+                               std::shared_ptr<const ExpressionContext> context) {
+  internal::ExpressionContextScope scope(&context);
   auto copy = std::make_shared<const std::string>(reinterpret_cast<const char*>(filter.data()),
                                                   filter.size());
   CAIRN_ASSIGN_OR_RETURN(MatchExpressionPtr root,
@@ -56,17 +60,39 @@ Result<Matcher> Matcher::Parse(BsonView filter) {
   Matcher matcher;
   matcher.filter_ = std::move(copy);
   matcher.root_ = std::move(root);
+  if (context != nullptr) matcher.collator_ = context->shared_collator();
   return matcher;
 }
 
 bool Matcher::Matches(BsonView doc) const { return !root_ || root_->Matches(doc); }
+
+Result<bool> Matcher::MatchesChecked(BsonView doc) const {
+  internal::ExprErrorSink sink;
+  bool matched = Matches(doc);
+  if (!sink.error().ok()) return sink.error();
+  return matched;
+}
+
+bool Matcher::Matches(BsonView doc, MatchDetails* details) const {
+  details->elem_match_key.reset();
+  return !root_ || root_->MatchesRecording(doc, details);
+}
 
 bool Matcher::MatchesAll() const {
   return !root_ || (root_->kind() == MatchKind::kAnd && root_->num_children() == 0);
 }
 
 bool Matcher::IdEquality(bson_iter_t* value) const {
-  return root_ && FindIdEquality(root_.get(), value);
+  if (!root_ || !FindIdEquality(root_.get(), value)) return false;
+  if (collator_ == nullptr) return true;
+  switch (bson_iter_type(value)) {
+    case BSON_TYPE_UTF8:
+    case BSON_TYPE_SYMBOL:
+    case BSON_TYPE_DOCUMENT:
+      return false;
+    default:
+      return true;
+  }
 }
 
 BsonView Matcher::filter() const {

@@ -3,11 +3,12 @@
 // dotted paths through embedded documents and arrays of documents, missing versus null, and
 // numbers compared by value across types.
 //
-// Supported now: implicit equality, $eq $ne $gt $gte $lt $lte $in $nin $and $or $nor $not
-// $exists, plus $elemMatch/$size/$all/$type/$regex/$mod when they exist in the tree (the query
-// issue completes the language; each operator family lives in its own file under matcher/ so it
-// extends without a rewrite). Unknown operators answer BadValue "unknown operator: $foo"; a
-// known operator not yet implemented answers BadValue naming it.
+// Supported: implicit equality, $eq $ne $gt $gte $lt $lte $in $nin $and $or $nor $not $exists
+// $elemMatch $size $all $type $mod $regex (PCRE2) $bitsAllSet $bitsAllClear $bitsAnySet
+// $bitsAnyClear $jsonSchema $comment; $where is refused as a mongod without JavaScript refuses
+// it. Each operator family lives in its own file under matcher/ops/ ($jsonSchema in
+// matcher/json_schema/). Unknown operators answer BadValue "unknown operator: $foo"; a known
+// operator not implemented ($text, geo, ...) answers BadValue naming it.
 //
 // A Matcher owns a copy of its filter, so it may outlive the request buffer (cursors keep it
 // across getMore). Immutable after Parse; Matches() is thread-safe.
@@ -18,18 +19,29 @@
 
 #include "common/bson_doc.h"
 #include "common/status.h"
+#include "common/string_comparator.h"
+#include "query/matcher/match_details.h"
 
 namespace cairn::query {
 
-class MatchExpression;  // the parsed tree: matcher/match_expression.h
+class MatchExpression;    // the parsed tree: matcher/match_expression.h
+class ExpressionContext;  // query/expression/expression.h
 
 class Matcher {
  public:
   // Parses `filter` (copied). Errors with MongoDB's codes and wording.
-  static Result<Matcher> Parse(BsonView filter);
+  // `context` holds the command's `let` variables and $$NOW for $expr (none: no variables), and
+  // its collation (context->collator()), under which the filter compares strings.
+  static Result<Matcher> Parse(BsonView filter,
+                               std::shared_ptr<const ExpressionContext> context = nullptr);
 
   // True when `doc` satisfies the filter.
   bool Matches(BsonView doc) const;
+  // The same, or the error a $expr clause met evaluating (Matches() takes that as no match).
+  Result<bool> MatchesChecked(BsonView doc) const;
+  // The same, also recording where in an array the match was made (details->elem_match_key,
+  // reset first) for the positional `$`. Slower than Matches(doc): call it only when needed.
+  bool Matches(BsonView doc, MatchDetails* details) const;
 
   // True for the empty filter {} (every document matches).
   bool MatchesAll() const;
@@ -37,17 +49,30 @@ class Matcher {
   // When the filter pins _id to one value with a top-level equality ({_id: v}, {_id: {$eq: v}},
   // or either inside a top-level $and) and v is a scalar, ObjectId, or a document without
   // $-operators (not a regex, not an array), positions *value on it (a view into the Matcher's
-  // own copy) and returns true: the server then does a point lookup on the _id index.
+  // own copy) and returns true: the server then does a point lookup on the _id index. Under a
+  // collation, a value that holds strings (string, symbol, document) is not one: the _id index
+  // is binary, so equal-under-the-collation _ids would be missed.
   bool IdEquality(bson_iter_t* value) const;
+
+  // The query's collation (nullptr: binary, "simple"). An index with binary keys may answer
+  // string, symbol, document or array bounds only when this is nullptr (MongoDB uses an index
+  // only when its collation matches the query's).
+  const StringComparator* collator() const { return collator_.get(); }
 
   // The filter as given.
   BsonView filter() const;
+
+  // The parsed tree (matcher/match_expression.h), for readers of the filter's shape (the index
+  // planner, partial index rules). Valid while this Matcher lives.
+  const MatchExpression* root() const { return root_.get(); }
 
  private:
   // The filter's bytes (a plain buffer: a BsonDoc would cost an over-aligned bson_t allocation
   // per parse, and only the bytes are needed).
   std::shared_ptr<const std::string> filter_;
   std::shared_ptr<const MatchExpression> root_;
+  // Keeps alive the collator the tree's comparison nodes point to.
+  std::shared_ptr<const StringComparator> collator_;
 };
 
 }  // namespace cairn::query

@@ -16,8 +16,6 @@ namespace cairn::query {
 namespace internal {
 namespace {
 
-constexpr std::string_view kRegexOp = "$regex";
-
 // ---- Top-level ("pathless") operators ----
 
 Result<MatchExpressionPtr> ParseComment(const bson_iter_t*, ParseLevel) {
@@ -48,15 +46,15 @@ constexpr PathlessOperator kPathlessOperators[] = {
     {"$and", ParseAnd, false},
     {"$comment", ParseComment, false},
     {"$db", ParseDbRefField, false},
-    {"$expr", nullptr, true},
+    {"$expr", ParseExpr, true},
     {"$id", ParseDbRefField, false},
-    {"$jsonSchema", nullptr, false},
+    {"$jsonSchema", ParseJsonSchema, false},
     {"$nor", ParseNor, false},
     {"$or", ParseOr, false},
     {"$ref", ParseDbRefField, false},
     {"$sampleRate", nullptr, true},
     {"$text", nullptr, true},
-    {"$where", nullptr, true},
+    {"$where", ParseWhere, true},
 };
 
 const PathlessOperator* FindPathless(std::string_view name) {
@@ -68,17 +66,6 @@ const PathlessOperator* FindPathless(std::string_view name) {
 
 // ---- Operators on a path ----
 
-Result<MatchExpressionPtr> ParseOptions(const OperatorArgs& args) {
-  // $options may come before or after its $regex; it is validated here and parsed with $regex.
-  bson_iter_t it;
-  if (args.context.Init(&it)) {
-    while (bson_iter_next(&it)) {
-      if (IterKey(&it) == kRegexOp) return MatchExpressionPtr();
-    }
-  }
-  return Status(ErrorCode::kBadValue, "$options needs a $regex");
-}
-
 struct PathOperator {
   std::string_view name;
   OperatorParser parse;  // nullptr: MongoDB operator not supported yet
@@ -87,10 +74,10 @@ struct PathOperator {
 // Sorted by name. MongoDB's queryOperatorMap (plus $eq; $not is handled before the lookup).
 constexpr PathOperator kPathOperators[] = {
     {"$all", ParseAll},
-    {"$bitsAllClear", nullptr},
-    {"$bitsAllSet", nullptr},
-    {"$bitsAnyClear", nullptr},
-    {"$bitsAnySet", nullptr},
+    {"$bitsAllClear", ParseBitsAllClear},
+    {"$bitsAllSet", ParseBitsAllSet},
+    {"$bitsAnyClear", ParseBitsAnyClear},
+    {"$bitsAnySet", ParseBitsAnySet},
     {"$elemMatch", ParseElemMatch},
     {"$eq", ParseEq},
     {"$exists", ParseExists},
@@ -108,7 +95,7 @@ constexpr PathOperator kPathOperators[] = {
     {"$nearSphere", nullptr},
     {"$nin", ParseNin},
     {"$options", ParseOptions},
-    {"$regex", nullptr},
+    {"$regex", ParseRegex},
     {"$size", ParseSize},
     {"$type", ParseType},
     {"$within", nullptr},
@@ -211,6 +198,15 @@ Result<int> ParseNonNegativeInt(const bson_iter_t* element) {
   return static_cast<int>(value);
 }
 
+Result<int64_t> ParseNonNegativeLong(const bson_iter_t* element) {
+  CAIRN_ASSIGN_OR_RETURN(int64_t value, ParseIntegerElementToLong(element));
+  if (value < 0) {
+    return Status(ErrorCode::kFailedToParse,
+                  "Expected a non-negative number in: " + ElementToString(element));
+  }
+  return value;
+}
+
 bool TrueValue(const bson_iter_t* element) {
   switch (bson_iter_type(element)) {
     case BSON_TYPE_EOD:
@@ -286,13 +282,7 @@ Result<MatchExpressionPtr> ParseDocument(BsonView filter, ParseLevel level) {
         return Status(ErrorCode::kBadValue,
                       std::string(key) + " can only be applied to the top-level document");
       }
-      if (op->parse == nullptr) {
-        // $where runs JavaScript, which Cairn does not have.
-        if (key == "$where") {
-          return Status(ErrorCode::kBadValue, "$where is not allowed in this context");
-        }
-        return NotSupportedYet(key);
-      }
+      if (op->parse == nullptr) return NotSupportedYet(key);
       CAIRN_ASSIGN_OR_RETURN(MatchExpressionPtr node, op->parse(&it, level));
       if (node) root->Add(std::move(node));
       continue;
@@ -301,7 +291,11 @@ Result<MatchExpressionPtr> ParseDocument(BsonView filter, ParseLevel level) {
       CAIRN_RETURN_IF_ERROR(ParseOperatorDocument(key, IterDocument(&it), root.get(), next_level));
       continue;
     }
-    if (BSON_ITER_HOLDS_REGEX(&it)) return NotSupportedYet(kRegexOp);
+    if (BSON_ITER_HOLDS_REGEX(&it)) {
+      CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<RegexMatchExpression> regex, MakeRegex(key, &it));
+      root->Add(std::move(regex));
+      continue;
+    }
     CAIRN_ASSIGN_OR_RETURN(MatchExpressionPtr eq, MakeEquality(key, &it));
     root->Add(std::move(eq));
   }

@@ -7,12 +7,18 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "common/bson_doc.h"
 #include "common/status.h"
+#include "common/string_comparator.h"
 #include "query/matcher/match_expression.h"
+
+namespace cairn::query {
+class ExpressionContext;  // query/expression/expression.h
+}  // namespace cairn::query
 
 namespace cairn::query::internal {
 
@@ -61,6 +67,8 @@ Result<int64_t> ParseIntegerElementToLong(const bson_iter_t* element);
 // MongoDB's BSONElement::parseIntegerElementToNonNegativeInt: the error is FailedToParse with
 // MongoDB's reason ("Expected a non-negative number in: $size: -1", ...).
 Result<int> ParseNonNegativeInt(const bson_iter_t* element);
+// MongoDB's BSONElement::parseIntegerElementToNonNegativeLong (FailedToParse, same reasons).
+Result<int64_t> ParseNonNegativeLong(const bson_iter_t* element);
 // The BSON truthiness MongoDB's trueValue() gives (numbers non-zero, true, non-null...).
 bool TrueValue(const bson_iter_t* element);
 
@@ -95,5 +103,64 @@ Result<MatchExpressionPtr> ParseSize(const OperatorArgs& args);
 Result<MatchExpressionPtr> ParseAll(const OperatorArgs& args);
 Result<MatchExpressionPtr> ParseType(const OperatorArgs& args);
 Result<MatchExpressionPtr> ParseMod(const OperatorArgs& args);
+
+// The type names of $type and $jsonSchema's bsonType ("string", "objectId", ...), or of
+// $jsonSchema's type ("object", "boolean", ...); both take "number" for every numeric type.
+enum class TypeAliases { kBson, kJsonSchema };
+// Adds the type `alias` names to `set`: BadValue "Unknown type name alias: x" (with MongoDB's
+// own wording for "missing") when it names none.
+Status AddTypeAlias(std::string_view alias, TypeAliases aliases, MatcherTypeSet* set);
+
+// ---- ops/regex.cc ----
+// {$regex: ..., $options: ...} on a path (the whole operator document is the context).
+Result<MatchExpressionPtr> ParseRegex(const OperatorArgs& args);
+// $options: validated and parsed with its $regex, so it adds nothing itself.
+Result<MatchExpressionPtr> ParseOptions(const OperatorArgs& args);
+// A regex node from a BSON regex value ({a: /x/i}, $not: /x/, $in and $all members).
+Result<std::unique_ptr<RegexMatchExpression>> MakeRegex(std::string_view path,
+                                                        const bson_iter_t* regex_value);
+// A regex node from a pattern and MongoDB option letters, with MongoDB's errors (51108,
+// embedded null byte, 51091).
+Result<std::unique_ptr<RegexMatchExpression>> MakeRegex(std::string_view path,
+                                                        std::string_view pattern,
+                                                        std::string_view flags);
+
+// ---- ops/bits.cc ----
+Result<MatchExpressionPtr> ParseBitsAllSet(const OperatorArgs& args);
+Result<MatchExpressionPtr> ParseBitsAllClear(const OperatorArgs& args);
+Result<MatchExpressionPtr> ParseBitsAnySet(const OperatorArgs& args);
+Result<MatchExpressionPtr> ParseBitsAnyClear(const OperatorArgs& args);
+
+// ---- ops/where.cc ----
+Result<MatchExpressionPtr> ParseWhere(const bson_iter_t* op, ParseLevel level);
+
+// ---- ops/expr.cc ----
+Result<MatchExpressionPtr> ParseExpr(const bson_iter_t* op, ParseLevel level);
+// The collation of the context installed by ExpressionContextScope (nullptr: none, binary):
+// comparison and $in nodes keep it to compare strings.
+const StringComparator* CurrentCollator();
+// Makes `context` the one $expr parses with on this thread while the scope lives.
+class ExpressionContextScope {
+ public:
+  explicit ExpressionContextScope(const std::shared_ptr<const ExpressionContext>* context);
+  ~ExpressionContextScope();
+
+ private:
+  const std::shared_ptr<const ExpressionContext>* previous_;
+};
+// Collects the first $expr evaluation error on this thread while the sink lives.
+class ExprErrorSink {
+ public:
+  ExprErrorSink();
+  ~ExprErrorSink();
+  const Status& error() const { return error_; }
+
+ private:
+  Status error_;
+  Status* previous_;
+};
+
+// ---- json_schema/ ----
+Result<MatchExpressionPtr> ParseJsonSchema(const bson_iter_t* op, ParseLevel level);
 
 }  // namespace cairn::query::internal

@@ -67,6 +67,11 @@ class ValueVisitor {
 // "missing" (the path ends early on some branch). Stops as soon as `visit` returns true and
 // returns true then; false when every value was visited without success. Note that a path
 // through an array of scalars ("a.b" over {a: [1, 2]}) reaches nothing at all.
-bool AnyPathValue(BsonView doc, const FieldPath& path, LeafArrays leaf, ValueVisitor visit);
+// When `array_offset` is given, it holds, before each visit, the index of the outermost array
+// element the path implicitly went through to reach the value (empty when none): MongoDB's
+// ElementIterator::Context::arrayOffset, the elemMatchKey of the positional `$`. An index
+// named by the path itself ("a.0") is not an implicit traversal.
+bool AnyPathValue(BsonView doc, const FieldPath& path, LeafArrays leaf, ValueVisitor visit,
+                  std::string_view* array_offset = nullptr);
 
 }  // namespace cairn::query

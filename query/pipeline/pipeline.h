@@ -14,14 +14,19 @@
 
 #include "common/bson_doc.h"
 #include "common/status.h"
+#include "query/expression/expression.h"
 #include "query/pipeline/document_source.h"
 
 namespace cairn::query {
 
 class Stage;  // query/pipeline/stage.h
 
-// Per-pipeline limits.
+// Per-pipeline settings.
 struct PipelineOptions {
+  // The command's expression context: its `let` variables and $$NOW.
+  // Default: none (no variables; $$NOW taken when the pipeline is parsed).
+  std::shared_ptr<const ExpressionContext> expression_context;
+
   // Bytes a blocking stage ($sort, $group) may hold before it fails with
   // QueryExceededMemoryLimitNoDiskUseAllowed (292); spilling to disk comes later.
   // Default: 100 MB (MongoDB's internalQueryMaxBlockingSortMemoryUsageBytes and

@@ -19,16 +19,18 @@ struct StageRow {
 };
 
 constexpr StageRow kStages[] = {
-    {"$count", stages::ParseCount},     {"$group", stages::ParseGroup},
-    {"$limit", stages::ParseLimit},     {"$match", stages::ParseMatch},
-    {"$project", stages::ParseProject}, {"$skip", stages::ParseSkip},
-    {"$sort", stages::ParseSort},       {"$unset", stages::ParseUnset},
+    {"$addFields", stages::ParseAddFields},     {"$count", stages::ParseCount},
+    {"$group", stages::ParseGroup},             {"$limit", stages::ParseLimit},
+    {"$match", stages::ParseMatch},             {"$project", stages::ParseProject},
+    {"$replaceRoot", stages::ParseReplaceRoot}, {"$replaceWith", stages::ParseReplaceRoot},
+    {"$set", stages::ParseAddFields},           {"$skip", stages::ParseSkip},
+    {"$sort", stages::ParseSort},               {"$unset", stages::ParseUnset},
 };
 
 // MongoDB 7.0 stages (document_source_*.cpp REGISTER_DOCUMENT_SOURCE names a user can write)
 // that Cairn does not implement yet.
 constexpr std::string_view kNotImplemented[] = {
-    "$addFields",        "$bucket",
+    "$bucket",
     "$bucketAuto",       "$changeStream",
     "$changeStreamSplitLargeEvent", "$collStats",
     "$currentOp",        "$densify",
@@ -40,9 +42,8 @@ constexpr std::string_view kNotImplemented[] = {
     "$listSessions",     "$lookup",
     "$merge",            "$out",
     "$planCacheStats",   "$redact",
-    "$replaceRoot",      "$replaceWith",
     "$sample",           "$search",
-    "$searchMeta",       "$set",
+    "$searchMeta",
     "$setWindowFields",  "$shardedDataDistribution",
     "$sortByCount",      "$unionWith",
     "$unwind",           "$vectorSearch",

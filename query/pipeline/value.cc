@@ -43,10 +43,10 @@ const bson_iter_t* NullValue() {
   return &holder->it;
 }
 
-int CompareOwned(const OwnedValue& a, const bson_iter_t* b) {
+int CompareOwned(const OwnedValue& a, const bson_iter_t* b, const StringComparator* strings) {
   bson_iter_t it;
   if (!a.Iter(&it)) return -1;
-  return CompareValues(&it, b);
+  return CompareValues(&it, b, strings);
 }
 
 }  // namespace cairn::query

@@ -9,6 +9,8 @@
 
 #include <bson/bson.h>
 
+#include "common/string_comparator.h"
+
 namespace cairn::query {
 
 class OwnedValue {
@@ -34,23 +36,27 @@ class OwnedValue {
 // The null value, for "missing evaluates to null" rules.
 const bson_iter_t* NullValue();
 
-// <0, 0, >0 by MongoDB's value comparison (1 == 1.0 == NumberLong(1)).
-int CompareOwned(const OwnedValue& a, const bson_iter_t* b);
+// <0, 0, >0 by MongoDB's value comparison (1 == 1.0 == NumberLong(1)), strings under `strings`
+// (a collation; nullptr: binary).
+int CompareOwned(const OwnedValue& a, const bson_iter_t* b,
+                 const StringComparator* strings = nullptr);
 
 // Orders OwnedValue pointers — and probes them by a bson_iter_t, without copying — by MongoDB's
 // value comparison: the transparent comparator of sets and maps keyed by stored values.
 struct OwnedValueLess {
   using is_transparent = void;
+  // The collation strings compare under (values equal under it are one key). Default: binary.
+  const StringComparator* strings = nullptr;
   bool operator()(const OwnedValue* a, const OwnedValue* b) const {
     bson_iter_t it;
     b->Iter(&it);
-    return CompareOwned(*a, &it) < 0;
+    return CompareOwned(*a, &it, strings) < 0;
   }
   bool operator()(const OwnedValue* a, const bson_iter_t* b) const {
-    return CompareOwned(*a, b) < 0;
+    return CompareOwned(*a, b, strings) < 0;
   }
   bool operator()(const bson_iter_t* a, const OwnedValue* b) const {
-    return CompareOwned(*b, a) > 0;
+    return CompareOwned(*b, a, strings) > 0;
   }
 };
 

@@ -1,24 +1,46 @@
 // Projection: parsing of find's projection spec into an inclusion/exclusion tree and its
 // application to documents (see projection.h). Mirrors MongoDB's projection_ast parser
-// (projection_parser.cpp) for errors and the find() projection executor for output shape.
-// Not here: $slice, $elemMatch, positional and expression projections (refused at Parse).
+// (projection_parser.cpp) for errors and the find() projection executor for output shape
+// (projection_executor_builder.cpp, projection_executor_utils.cpp): $slice is applied to the
+// projected document, $elemMatch is a computed field (last in an inclusion, in place in an
+// exclusion), and the positional `.$` rewrites the projected document's first array on its path.
+// Not here: expression projections (refused at Parse).
 #include "query/projection/projection.h"
 
-#include "common/field_path.h"
-
+#include <algorithm>
+#include <climits>
+#include <cmath>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "common/field_path.h"
+#include "query/matcher/matcher.h"
+
 namespace cairn::query {
 
-// A node of the parsed projection tree. A leaf carries include/exclude; an internal node has
-// children keyed by one path component. The root also records the projection's type.
+// A node of the parsed projection tree. A leaf carries include/exclude, or one of the find-only
+// operators; an internal node has children keyed by one path component. The root also records
+// the projection's type and the operators that act on the whole document.
 struct Projection::Node {
   bool leaf = false;
   bool include = false;   // leaf only
   bool inclusion = false;  // root only: inclusion (true) or exclusion (false) projection
   std::map<std::string, std::unique_ptr<Node>, std::less<>> children;
+
+  // $slice leaf (include is true: the field is kept, its array sliced).
+  bool slice = false;
+  std::optional<int> slice_skip;
+  int slice_limit = 0;
+  // $elemMatch leaf (top-level only): the query {field: {$elemMatch: ...}}.
+  std::shared_ptr<const Matcher> elem_match;
+
+  // Root only: the $elemMatch fields in spec order, and the positional projection (its path
+  // without the `.$`, and the query that supplies the element index).
+  std::vector<std::string> elem_match_fields;
+  std::vector<std::string> positional_path;
+  std::shared_ptr<const Matcher> query;
 
   const Node* Find(std::string_view name) const {
     auto it = children.find(name);
@@ -55,11 +77,41 @@ Status ValidateFieldPath(std::string_view path) {
   return Status::OK();
 }
 
-// The positional projection `a.$` / `a.$.b` (findFirstPositionalOperator).
-bool HasPositional(std::string_view path) {
-  if (path == "$") return true;
-  if (path.find(".$.") != std::string_view::npos) return true;
-  return path.size() >= 2 && path.substr(path.size() - 2) == ".$";
+// Where the first positional operator of a projection path is (findFirstPositionalOperator):
+// [begin, end) of ".$." inside, ".$" at the end, or the whole path "$".
+std::optional<std::pair<size_t, size_t>> FindFirstPositional(std::string_view path) {
+  size_t inner = path.find(".$.");
+  if (inner != std::string_view::npos) return std::make_pair(inner, inner + 3);
+  if (path.size() >= 2 && path.substr(path.size() - 2) == ".$") {
+    return std::make_pair(path.size() - 2, path.size());
+  }
+  if (path == "$") return std::make_pair(size_t{0}, path.size());
+  return std::nullopt;
+}
+
+// hasPositionalOperatorMatch over the filter document: some predicate's path starts with
+// `field` (through $and/$or/$nor; $expr, $where and the like have no path).
+bool QueryHasPathStartingWith(BsonView filter, std::string_view field) {
+  bson_iter_t it;
+  if (!filter.Init(&it)) return false;
+  while (bson_iter_next(&it)) {
+    std::string_view key = IterKey(&it);
+    if (!key.empty() && key[0] == '$') {
+      if ((key == "$and" || key == "$or" || key == "$nor") && BSON_ITER_HOLDS_ARRAY(&it)) {
+        bson_iter_t clause;
+        bson_iter_recurse(&it, &clause);
+        while (bson_iter_next(&clause)) {
+          if (BSON_ITER_HOLDS_DOCUMENT(&clause) &&
+              QueryHasPathStartingWith(IterDocument(&clause), field)) {
+            return true;
+          }
+        }
+      }
+      continue;
+    }
+    if (key.substr(0, key.find('.')) == field) return true;
+  }
+  return false;
 }
 
 std::string JoinTail(const std::vector<std::string>& parts) {
@@ -94,17 +146,22 @@ Result<Node*> WalkToParent(Node* parent, const std::vector<std::string>& parts,
   return current;
 }
 
-Status AddLeaf(Node* parent, std::string_view path, bool include) {
+// Adds the leaf `leaf` at `path` below `parent` (31250 when the path is taken).
+Status AddLeafNode(Node* parent, std::string_view path, std::unique_ptr<Node> leaf) {
   std::vector<std::string> parts = SplitDottedPath(path);
   CAIRN_ASSIGN_OR_RETURN(Node * owner, WalkToParent(parent, parts, path));
   if (owner->children.count(parts.back()) != 0) {
     return Status(ErrorCode::kLocation31250, "Path collision at " + std::string(path));
   }
-  auto leaf = std::make_unique<Node>();
   leaf->leaf = true;
-  leaf->include = include;
   owner->children.emplace(parts.back(), std::move(leaf));
   return Status::OK();
+}
+
+Status AddLeaf(Node* parent, std::string_view path, bool include) {
+  auto leaf = std::make_unique<Node>();
+  leaf->include = include;
+  return AddLeafNode(parent, path, std::move(leaf));
 }
 
 // Finds or creates the internal node for a sub-projection {path: {...}}.
@@ -130,6 +187,13 @@ struct ParseContext {
   Type type = Type::kUnknown;
   bool id_included_entirely = false;
   bool id_excluded_entirely = false;
+  // find() only: the find-only operators are allowed, and the query positional `.$` needs.
+  bool find = false;
+  std::shared_ptr<const Matcher> query;
+  Node* root = nullptr;
+  bool has_positional = false;
+  bool has_elem_match = false;
+  bool has_find_slice = false;
 };
 
 bool IsInclusionOrExclusionType(bson_type_t type) {
@@ -161,9 +225,143 @@ bool TrueValue(const bson_iter_t* it) {
   }
 }
 
-Status ParseElement(ParseContext* ctx, const bson_iter_t* elem, Node* parent, bool at_root);
+// A number as a 32-bit int the way find's $slice reads it: truncated, NaN as 0, out-of-range
+// values clamped.
+int SliceNumber(const bson_iter_t* it) {
+  if (BSON_ITER_HOLDS_INT32(it)) return bson_iter_int32(it);
+  double d = 0;
+  IterAsDouble(it, &d);
+  if (std::isnan(d)) return 0;
+  if (d >= static_cast<double>(INT_MAX)) return INT_MAX;
+  if (d <= static_cast<double>(INT_MIN)) return INT_MIN;
+  return static_cast<int>(d);
+}
 
-Status ParseSubObject(ParseContext* ctx, std::string_view name, BsonView sub, Node* parent) {
+// The find() $slice syntax (attemptToParseFindSlice): a number, or [skip, limit] with a positive
+// limit.
+Status ParseFindSlice(const bson_iter_t* operand, Node* leaf) {
+  if (IterIsNumber(operand)) {
+    leaf->slice_limit = SliceNumber(operand);
+    return Status::OK();
+  }
+  if (!BSON_ITER_HOLDS_ARRAY(operand)) {
+    return Status(ErrorCode::kLocation31273, "$slice only supports numbers and [skip, limit] arrays");
+  }
+  BsonView array = IterDocument(operand);
+  if (array.CountKeys() != 2) {
+    return Status(ErrorCode::kLocation31272, "$slice array argument should be of form [skip, limit]");
+  }
+  bson_iter_t skip, limit;
+  array.Init(&skip);
+  bson_iter_next(&skip);
+  limit = skip;
+  bson_iter_next(&limit);
+  if (!IterIsNumber(&skip)) {
+    return Status(ErrorCode::kLocation31257,
+                  "$slice expects the skip argument to be a number, got " +
+                      std::string(BsonTypeName(bson_iter_type(&skip))));
+  }
+  if (!IterIsNumber(&limit)) {
+    return Status(ErrorCode::kLocation31258,
+                  "$slice expects the limit argument to be a number, got " +
+                      std::string(BsonTypeName(bson_iter_type(&limit))));
+  }
+  if (SliceNumber(&limit) <= 0) {
+    return Status(ErrorCode::kLocation31259,
+                  "$slice limit must be positive, got " + std::to_string(SliceNumber(&limit)));
+  }
+  leaf->slice_skip = SliceNumber(&skip);
+  leaf->slice_limit = SliceNumber(&limit);
+  return Status::OK();
+}
+
+// When the find() syntax does not fit, MongoDB parses {$slice: ...} as the aggregation $slice
+// expression and reports both failures. The expression takes 2 or 3 arguments (28667
+// otherwise); with a literal first argument that is not an array it fails when evaluated
+// (28724). Computing $slice expressions is the expression issue's.
+Status FindSliceSyntaxError(BsonView sub, const bson_iter_t* operand, const Status& find_error) {
+  uint32_t arguments = BSON_ITER_HOLDS_ARRAY(operand) ? IterDocument(operand).CountKeys() : 1;
+  if (arguments < 2 || arguments > 3) {
+    return Status(ErrorCode::kLocation28667,
+                  "Invalid $slice syntax. The given syntax " + ToShellString(sub) +
+                      " did not match the find() syntax because :: " + find_error.ToString() +
+                      " :: The given syntax did not match the expression $slice syntax. :: caused "
+                      "by :: Expression $slice takes at least 2 arguments, and at most 3, but " +
+                      std::to_string(arguments) + " were passed in.");
+  }
+  bson_iter_t first, second;
+  IterDocument(operand).Init(&first);
+  bson_iter_next(&first);
+  second = first;
+  bson_iter_next(&second);
+  bson_type_t type = bson_iter_type(&first);
+  bool literal = type != BSON_TYPE_DOCUMENT && type != BSON_TYPE_ARRAY &&
+                 !(type == BSON_TYPE_UTF8 && IterUtf8(&first).substr(0, 1) == "$");
+  auto nullish = [](const bson_iter_t* it) {
+    return BSON_ITER_HOLDS_NULL(it) || BSON_ITER_HOLDS_UNDEFINED(it);
+  };
+  if (literal && !nullish(&first) && !nullish(&second)) {
+    return Status(ErrorCode::kLocation28724,
+                  "First argument to $slice must be an array, but is of type: " +
+                      std::string(BsonTypeName(type)));
+  }
+  return NotSupported("The $slice aggregation expression in a find projection");
+}
+
+Status ParseElement(ParseContext* ctx, const bson_iter_t* elem, Node* parent, bool at_root,
+                    const std::string& parent_path);
+
+// find()'s $slice and $elemMatch ({name: {$slice: ...}}, parseSubObjectAsExpression); false in
+// *handled for anything else.
+Status ParseFindOperator(ParseContext* ctx, std::string_view name, BsonView sub, Node* parent,
+                         bool at_root, bool* handled) {
+  bson_iter_t op;
+  sub.Init(&op);
+  bson_iter_next(&op);
+  std::string_view op_name = IterKey(&op);
+  *handled = false;
+  if (op_name == "$slice") {
+    *handled = true;
+    auto leaf = std::make_unique<Node>();
+    leaf->include = true;
+    leaf->slice = true;
+    Status find_syntax = ParseFindSlice(&op, leaf.get());
+    if (!find_syntax.ok()) return FindSliceSyntaxError(sub, &op, find_syntax);
+    CAIRN_RETURN_IF_ERROR(AddLeafNode(parent, name, std::move(leaf)));
+    ctx->has_find_slice = true;
+    return Status::OK();
+  }
+  if (op_name == "$elemMatch") {
+    *handled = true;
+    if (!BSON_ITER_HOLDS_DOCUMENT(&op)) {
+      return Status(ErrorCode::kLocation31274,
+                    "elemMatch: Invalid argument, object required, but got " +
+                        std::string(BsonTypeName(bson_iter_type(&op))));
+    }
+    if (ctx->has_positional) {
+      return Status(ErrorCode::kLocation31255,
+                    "Cannot specify positional operator and $elemMatch.");
+    }
+    if (!at_root || name.find('.') != std::string_view::npos) {
+      return Status(ErrorCode::kLocation31275,
+                    "Cannot use $elemMatch projection on a nested field.");
+    }
+    BsonDoc wrapped;  // {name: {$elemMatch: ...}}
+    bson_t sub_doc = sub.AsBson();
+    bson_append_document(wrapped.get(), name.data(), static_cast<int>(name.size()), &sub_doc);
+    CAIRN_ASSIGN_OR_RETURN(Matcher matcher, Matcher::Parse(wrapped.view()));
+    auto leaf = std::make_unique<Node>();
+    leaf->elem_match = std::make_shared<const Matcher>(std::move(matcher));
+    CAIRN_RETURN_IF_ERROR(AddLeafNode(parent, name, std::move(leaf)));
+    ctx->root->elem_match_fields.emplace_back(name);
+    ctx->has_elem_match = true;
+    return Status::OK();
+  }
+  return Status::OK();
+}
+
+Status ParseSubObject(ParseContext* ctx, std::string_view name, BsonView sub, Node* parent,
+                      bool at_root, const std::string& parent_path) {
   CAIRN_RETURN_IF_ERROR(ValidateFieldPath(name));
   bson_iter_t it;
   if (sub.empty()) {
@@ -173,7 +371,15 @@ Status ParseSubObject(ParseContext* ctx, std::string_view name, BsonView sub, No
   if (sub.CountKeys() == 1 && sub.Init(&it) && bson_iter_next(&it) && IterKey(&it).size() > 0 &&
       IterKey(&it)[0] == '$') {
     std::string_view op = IterKey(&it);
-    if (op == "$slice" || op == "$elemMatch" || op == "$meta") {
+    if (ctx->find) {
+      bool handled = false;
+      CAIRN_RETURN_IF_ERROR(ParseFindOperator(ctx, name, sub, parent, at_root, &handled));
+      if (handled) return Status::OK();
+    } else if (op == "$elemMatch") {
+      return Status(ErrorCode::kInvalidPipelineOperator,
+                    "Cannot use $elemMatch in this context");
+    }
+    if (op == "$slice" || op == "$meta") {
       return NotSupported("The " + std::string(op) + " projection operator (field '" +
                           std::string(name) + "')");
     }
@@ -181,29 +387,85 @@ Status ParseSubObject(ParseContext* ctx, std::string_view name, BsonView sub, No
                         std::string(name) + "')");
   }
   CAIRN_ASSIGN_OR_RETURN(Node * node, AddInternal(parent, name));
+  std::string path = parent_path.empty() ? std::string(name) : parent_path + "." + std::string(name);
   if (!sub.Init(&it)) return Status(ErrorCode::kBadValue, "invalid projection sub-object");
   while (bson_iter_next(&it)) {
-    CAIRN_RETURN_IF_ERROR(ParseElement(ctx, &it, node, /*at_root=*/false));
+    CAIRN_RETURN_IF_ERROR(ParseElement(ctx, &it, node, /*at_root=*/false, path));
   }
   return Status::OK();
 }
 
-Status ParseElement(ParseContext* ctx, const bson_iter_t* elem, Node* parent, bool at_root) {
+// The positional projection {"a.b.$": 1} (parseInclusion's positional branch): an inclusion of
+// "a.b" whose first array takes the element the query matched.
+Status ParsePositional(ParseContext* ctx, std::string_view name, Node* parent,
+                       const std::string& parent_path, std::pair<size_t, size_t> positional) {
+  if (ctx->has_positional) {
+    return Status(ErrorCode::kLocation31276,
+                  "Cannot specify more than one positional projection per query.");
+  }
+  if (ctx->has_elem_match) {
+    return Status(ErrorCode::kLocation31256, "Cannot specify positional operator and $elemMatch.");
+  }
+  std::string_view match_field = parent_path.empty()
+                                     ? name.substr(0, name.find('.'))
+                                     : std::string_view(parent_path).substr(0, parent_path.find('.'));
+  if (ctx->query == nullptr) {
+    return Status(ErrorCode::kLocation51050,
+                  "Projections with a positional operator require a matcher");
+  }
+  if (!QueryHasPathStartingWith(ctx->query->filter(), match_field)) {
+    return Status(ErrorCode::kLocation31277, "Positional projection '" + std::string(name) +
+                                                 "' does not match the query document.");
+  }
+  if (name.size() >= 3 && name.substr(name.size() - 3) == ".$.") {
+    return Status(ErrorCode::kLocation31270, "Path cannot end with '.$.'");
+  }
+  std::string_view rest = name.substr(positional.second);
+  if (FindFirstPositional(rest) || rest == "$") {
+    return Status(ErrorCode::kLocation31287,
+                  "Cannot use positional operator twice: " + std::string(name));
+  }
+  std::string_view path = name.substr(0, positional.first);
+  CAIRN_RETURN_IF_ERROR(ValidateFieldPath(path));
+  CAIRN_RETURN_IF_ERROR(AddLeaf(parent, path, true));
+  std::string full = parent_path.empty() ? std::string(path) : parent_path + "." + std::string(path);
+  ctx->root->positional_path = SplitDottedPath(full);
+  ctx->root->query = ctx->query;
+  ctx->has_positional = true;
+  return Status::OK();
+}
+
+Status ParseElement(ParseContext* ctx, const bson_iter_t* elem, Node* parent, bool at_root,
+                    const std::string& parent_path) {
   std::string_view name = IterKey(elem);
-  if (HasPositional(name)) {
-    return NotSupported("The positional projection '" + std::string(name) + "'");
+  std::optional<std::pair<size_t, size_t>> positional = FindFirstPositional(name);
+  if (positional && !ctx->find) {
+    return Status(ErrorCode::kLocation31324,
+                  "Cannot use positional projection in aggregation projection");
   }
   bson_type_t type = bson_iter_type(elem);
   if (type == BSON_TYPE_DOCUMENT) {
-    return ParseSubObject(ctx, name, IterDocument(elem), parent);
+    if (positional) {
+      return Status(ErrorCode::kLocation31271,
+                    "positional projection cannot be used with an expression or sub object");
+    }
+    return ParseSubObject(ctx, name, IterDocument(elem), parent, at_root, parent_path);
   }
   if (!IsInclusionOrExclusionType(type)) {
+    if (positional) {
+      return Status(ErrorCode::kLocation31308,
+                    "positional projection cannot be used with a literal");
+    }
     return NotSupported("Projecting a literal value (field '" + std::string(name) + "')");
   }
-  CAIRN_RETURN_IF_ERROR(ValidateFieldPath(name));
   const bool top_level_id = at_root && name == "_id";
   if (TrueValue(elem)) {
-    CAIRN_RETURN_IF_ERROR(AddLeaf(parent, name, true));
+    if (positional) {
+      CAIRN_RETURN_IF_ERROR(ParsePositional(ctx, name, parent, parent_path, *positional));
+    } else {
+      CAIRN_RETURN_IF_ERROR(ValidateFieldPath(name));
+      CAIRN_RETURN_IF_ERROR(AddLeaf(parent, name, true));
+    }
     if (top_level_id) {
       ctx->id_included_entirely = true;
     } else {
@@ -214,6 +476,7 @@ Status ParseElement(ParseContext* ctx, const bson_iter_t* elem, Node* parent, bo
       ctx->type = Type::kInclusion;
     }
   } else {
+    CAIRN_RETURN_IF_ERROR(ValidateFieldPath(name));
     CAIRN_RETURN_IF_ERROR(AddLeaf(parent, name, false));
     if (top_level_id) {
       ctx->id_excluded_entirely = true;
@@ -228,37 +491,100 @@ Status ParseElement(ParseContext* ctx, const bson_iter_t* elem, Node* parent, bo
   return Status::OK();
 }
 
+// ---------------------------------------------------------------------------------------------
+// Applying a projection.
+
 void AppendValue(bson_t* out, std::string_view key, const bson_iter_t* it) {
   AppendIter(out, key, it);
 }
 
+// find()'s $slice of an array (sliceArray): the first n, the last -n, or `limit` after `skip`
+// (a negative skip counts from the end).
+void AppendSlice(bson_t* out, std::string_view key, const bson_iter_t* array, const Node& leaf) {
+  const int64_t length = IterDocument(array).CountKeys();
+  int64_t start = 0, count = 0;
+  const int64_t limit = leaf.slice_limit;
+  if (!leaf.slice_skip) {
+    if (limit < 0) {
+      start = std::max<int64_t>(0, length + limit);
+      count = length - start;
+    } else {
+      count = std::min(length, limit);
+    }
+  } else {
+    const int64_t skip = *leaf.slice_skip;
+    start = skip < 0 ? std::max<int64_t>(0, length + skip) : std::min(length, skip);
+    count = std::min(length - start, limit);
+  }
+  bson_t sub;
+  bson_append_array_begin(out, key.data(), static_cast<int>(key.size()), &sub);
+  bson_iter_t it;
+  bson_iter_recurse(array, &it);
+  int64_t position = 0;
+  uint32_t index = 0;
+  while (bson_iter_next(&it) && position < start + count) {
+    if (position++ < start) continue;
+    const char* k;
+    char buf[16];
+    size_t len = bson_uint32_to_string(index++, &k, buf, sizeof buf);
+    AppendValue(&sub, std::string_view(k, len), &it);
+  }
+  bson_append_array_end(out, &sub);
+}
+
+// The $elemMatch field `key` of `doc` (applyFindElemMatchProjection): [the first matching
+// element], or nothing when the document does not match.
+void AppendElemMatch(bson_t* out, std::string_view key, const Node& leaf, BsonView doc) {
+  MatchDetails details;
+  if (!leaf.elem_match->Matches(doc, &details) || !details.elem_match_key) return;
+  bson_iter_t array, element;
+  if (!doc.Find(key, &array) || !BSON_ITER_HOLDS_ARRAY(&array)) return;
+  if (!IterDocument(&array).Find(*details.elem_match_key, &element)) return;
+  bson_t sub;
+  bson_append_array_begin(out, key.data(), static_cast<int>(key.size()), &sub);
+  AppendValue(&sub, "0", &element);
+  bson_append_array_end(out, &sub);
+}
+
 // One walker serves both kinds. What a field the projection does not name (and a scalar under
 // a sub-projection, or a scalar array element) becomes is the only difference: an inclusion
-// projection drops it, an exclusion projection keeps it.
+// projection drops it, an exclusion projection keeps it. $slice applies where the path reaches
+// an array through documents and arrays of documents, not inside arrays nested in arrays.
 enum class Unlisted { kDrop, kKeep };
 
-void ProjectArray(const Node& node, BsonView array, bson_t* out, Unlisted unlisted);
+void ProjectArray(const Node& node, BsonView array, bson_t* out, Unlisted unlisted,
+                  bool slice_ok);
 
-void ProjectDocument(const Node& node, BsonView doc, bson_t* out, Unlisted unlisted) {
+void ProjectDocument(const Node& node, BsonView doc, bson_t* out, Unlisted unlisted,
+                     bool slice_ok) {
   bson_iter_t it;
   if (!doc.Init(&it)) return;
   while (bson_iter_next(&it)) {
     std::string_view key = IterKey(&it);
     const Node* child = node.Find(key);
+    if (child != nullptr && child->elem_match != nullptr) {
+      // A computed field: replaced in place by an exclusion; an inclusion appends it last.
+      if (unlisted == Unlisted::kKeep) AppendElemMatch(out, key, *child, doc);
+      continue;
+    }
     if (child == nullptr || (child->leaf ? child->include : false)) {
-      if (child != nullptr || unlisted == Unlisted::kKeep) AppendValue(out, key, &it);
+      if (child != nullptr && child->slice && slice_ok && BSON_ITER_HOLDS_ARRAY(&it)) {
+        AppendSlice(out, key, &it, *child);
+      } else if (child != nullptr || unlisted == Unlisted::kKeep) {
+        AppendValue(out, key, &it);
+      }
       continue;
     }
     if (child->leaf) continue;  // excluded
     if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
       bson_t sub;
       bson_append_document_begin(out, key.data(), static_cast<int>(key.size()), &sub);
-      ProjectDocument(*child, IterDocument(&it), &sub, unlisted);
+      ProjectDocument(*child, IterDocument(&it), &sub, unlisted, slice_ok);
       bson_append_document_end(out, &sub);
     } else if (BSON_ITER_HOLDS_ARRAY(&it)) {
       bson_t sub;
       bson_append_array_begin(out, key.data(), static_cast<int>(key.size()), &sub);
-      ProjectArray(*child, IterDocument(&it), &sub, unlisted);
+      ProjectArray(*child, IterDocument(&it), &sub, unlisted, slice_ok);
       bson_append_array_end(out, &sub);
     } else if (unlisted == Unlisted::kKeep) {
       AppendValue(out, key, &it);  // a scalar under a sub-projection
@@ -269,7 +595,8 @@ void ProjectDocument(const Node& node, BsonView doc, bson_t* out, Unlisted unlis
 // Projects each element of an array: documents are projected, nested arrays recursed into
 // (find() recurses nested arrays), scalars kept or dropped as unlisted fields are. Indexes are
 // renumbered over the elements kept.
-void ProjectArray(const Node& node, BsonView array, bson_t* out, Unlisted unlisted) {
+void ProjectArray(const Node& node, BsonView array, bson_t* out, Unlisted unlisted,
+                  bool slice_ok) {
   bson_iter_t it;
   if (!array.Init(&it)) return;
   uint32_t index = 0;
@@ -280,12 +607,12 @@ void ProjectArray(const Node& node, BsonView array, bson_t* out, Unlisted unlist
     if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
       bson_t sub;
       bson_append_document_begin(out, key, static_cast<int>(len), &sub);
-      ProjectDocument(node, IterDocument(&it), &sub, unlisted);
+      ProjectDocument(node, IterDocument(&it), &sub, unlisted, slice_ok);
       bson_append_document_end(out, &sub);
     } else if (BSON_ITER_HOLDS_ARRAY(&it)) {
       bson_t sub;
       bson_append_array_begin(out, key, static_cast<int>(len), &sub);
-      ProjectArray(node, IterDocument(&it), &sub, unlisted);
+      ProjectArray(node, IterDocument(&it), &sub, unlisted, /*slice_ok=*/false);
       bson_append_array_end(out, &sub);
     } else if (unlisted == Unlisted::kKeep) {
       AppendValue(out, std::string_view(key, len), &it);
@@ -296,22 +623,105 @@ void ProjectArray(const Node& node, BsonView array, bson_t* out, Unlisted unlist
   }
 }
 
-}  // namespace
+// Builds {parts[depth]: {... parts[last]: [element]}} under `out` (a path that is not there).
+void AppendNestedSingleton(bson_t* out, const std::vector<std::string>& parts, size_t depth,
+                           size_t last, const bson_iter_t* element) {
+  const std::string& key = parts[depth];
+  bson_t sub;
+  if (depth == last) {
+    bson_append_array_begin(out, key.data(), static_cast<int>(key.size()), &sub);
+    AppendValue(&sub, "0", element);
+    bson_append_array_end(out, &sub);
+    return;
+  }
+  bson_append_document_begin(out, key.data(), static_cast<int>(key.size()), &sub);
+  AppendNestedSingleton(&sub, parts, depth + 1, last, element);
+  bson_append_document_end(out, &sub);
+}
 
-Result<Projection> Projection::Parse(BsonView spec) {
+// Copies `doc` with the field at parts[depth..last] set to [element] (setNestedField: a value
+// in the way that is not a document is replaced, a missing one appended).
+void CopyWithSingleton(BsonView doc, const std::vector<std::string>& parts, size_t depth,
+                       size_t last, const bson_iter_t* element, bson_t* out) {
+  bool found = false;
+  bson_iter_t it;
+  if (doc.Init(&it)) {
+    while (bson_iter_next(&it)) {
+      std::string_view key = IterKey(&it);
+      if (found || key != parts[depth]) {
+        AppendValue(out, key, &it);
+        continue;
+      }
+      found = true;
+      if (depth != last && BSON_ITER_HOLDS_DOCUMENT(&it)) {
+        bson_t sub;
+        bson_append_document_begin(out, key.data(), static_cast<int>(key.size()), &sub);
+        CopyWithSingleton(IterDocument(&it), parts, depth + 1, last, element, &sub);
+        bson_append_document_end(out, &sub);
+      } else {
+        AppendNestedSingleton(out, parts, depth, last, element);
+      }
+    }
+  }
+  if (!found) AppendNestedSingleton(out, parts, depth, last, element);
+}
+
+// applyFindPositionalProjection: in the projected document, the first array on the positional
+// path becomes [its element at the index the query matched in `original`]. A path that meets
+// no array leaves the document as it is.
+Status ApplyPositional(const Node& root, BsonView original, BsonView projected, bson_t* out) {
+  MatchDetails details;
+  root.query->Matches(original, &details);
+  const std::vector<std::string>& path = root.positional_path;
+  BsonView current = projected;
+  for (size_t depth = 0; depth < path.size(); ++depth) {
+    bson_iter_t value;
+    if (!current.Find(path[depth], &value)) continue;
+    if (BSON_ITER_HOLDS_DOCUMENT(&value)) {
+      current = IterDocument(&value);
+      continue;
+    }
+    if (!BSON_ITER_HOLDS_ARRAY(&value)) continue;
+    if (!details.elem_match_key) {
+      return Status(ErrorCode::kLocation51246,
+                    "positional operator '.$' couldn't find a matching element in the array");
+    }
+    bson_iter_t element;
+    if (!IterDocument(&value).Find(*details.elem_match_key, &element)) {
+      return Status(ErrorCode::kLocation51247, "positional operator '.$' element mismatch");
+    }
+    CopyWithSingleton(projected, path, 0, depth, &element, out);
+    return Status::OK();
+  }
+  bson_iter_t it;
+  if (projected.Init(&it)) {
+    while (bson_iter_next(&it)) AppendValue(out, IterKey(&it), &it);
+  }
+  return Status::OK();
+}
+
+Result<std::shared_ptr<Node>> ParseTree(BsonView spec, ParseContext ctx) {
   auto root = std::make_shared<Node>();
-  ParseContext ctx;
+  ctx.root = root.get();
   bool id_specified = false;
   bson_iter_t it;
   if (!spec.Init(&it)) return Status(ErrorCode::kBadValue, "invalid projection document");
   while (bson_iter_next(&it)) {
     std::string_view name = IterKey(&it);
     if (name == "_id" || name.substr(0, 4) == "_id.") id_specified = true;
-    CAIRN_RETURN_IF_ERROR(ParseElement(&ctx, &it, root.get(), /*at_root=*/true));
+    CAIRN_RETURN_IF_ERROR(ParseElement(&ctx, &it, root.get(), /*at_root=*/true, std::string()));
   }
   if (ctx.type == Type::kUnknown) {
-    // Only _id (or nothing) was given: {_id: 1} is an inclusion, {_id: 0} and {} exclusions.
-    ctx.type = ctx.id_included_entirely ? Type::kInclusion : Type::kExclusion;
+    // computeProjectionType: a $slice makes an exclusion unless _id is included; an $elemMatch
+    // an inclusion; otherwise only _id (or nothing) was given: {_id: 1} is an inclusion, {_id:
+    // 0} and {} exclusions.
+    if (ctx.has_find_slice) {
+      ctx.type = ctx.id_included_entirely ? Type::kInclusion : Type::kExclusion;
+    } else if (ctx.has_elem_match) {
+      ctx.type = Type::kInclusion;
+    } else {
+      ctx.type = ctx.id_included_entirely ? Type::kInclusion : Type::kExclusion;
+    }
   }
   root->inclusion = ctx.type == Type::kInclusion;
   if (root->inclusion && !id_specified) {
@@ -324,26 +734,56 @@ Result<Projection> Projection::Parse(BsonView spec) {
     // {_id: 1, a: 0}: legal, and _id is kept anyway by an exclusion.
     root->children.erase("_id");
   }
+  return root;
+}
+
+}  // namespace
+
+Projection Projection::FromTree(std::shared_ptr<const Node> root) {
   Projection projection;
   projection.identity_ = !root->inclusion && root->children.empty();
   projection.root_ = std::move(root);
   return projection;
 }
 
+Result<Projection> Projection::Parse(BsonView spec) {
+  CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<Node> root, ParseTree(spec, ParseContext{}));
+  return FromTree(std::move(root));
+}
+
+Result<Projection> Projection::ParseFind(BsonView spec, std::shared_ptr<const Matcher> query) {
+  ParseContext ctx;
+  ctx.find = true;
+  ctx.query = std::move(query);
+  CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<Node> root, ParseTree(spec, std::move(ctx)));
+  return FromTree(std::move(root));
+}
+
 bool Projection::IsIdentity() const { return identity_; }
 
-void Projection::Apply(BsonView doc, bson_t* out) const {
+Status Projection::Apply(BsonView doc, bson_t* out) const {
   if (identity_ || root_ == nullptr) {
     bson_iter_t it;
-    if (!doc.Init(&it)) return;
+    if (!doc.Init(&it)) return Status::OK();
     while (bson_iter_next(&it)) AppendIter(out, IterKey(&it), &it);
-    return;
+    return Status::OK();
   }
-  if (root_->inclusion) {
-    ProjectDocument(*root_, doc, out, Unlisted::kDrop);
-  } else {
-    ProjectDocument(*root_, doc, out, Unlisted::kKeep);
+  auto project = [&](bson_t* target) {
+    Unlisted unlisted = root_->inclusion ? Unlisted::kDrop : Unlisted::kKeep;
+    ProjectDocument(*root_, doc, target, unlisted, /*slice_ok=*/true);
+    if (root_->inclusion) {
+      for (const std::string& field : root_->elem_match_fields) {
+        AppendElemMatch(target, field, *root_->Find(field), doc);
+      }
+    }
+  };
+  if (root_->positional_path.empty()) {
+    project(out);
+    return Status::OK();
   }
+  BsonDoc projected;
+  project(projected.get());
+  return ApplyPositional(*root_, doc, projected.view(), out);
 }
 
 }  // namespace cairn::query

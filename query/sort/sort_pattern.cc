@@ -117,13 +117,15 @@ struct PathStep {
   }
 };
 
-// Keeps the smallest (ascending) or largest (descending) value offered.
+// Keeps the smallest (ascending) or largest (descending) value offered, strings compared under
+// `collator` (so an array's sort key is its least/greatest element under the collation).
 class Picker {
  public:
-  explicit Picker(bool descending) : descending_(descending) {}
+  Picker(bool descending, const StringComparator* collator)
+      : descending_(descending), collator_(collator) {}
   void Offer(const bson_iter_t* value) {
     if (have_) {
-      int c = CompareValues(value, &best_);
+      int c = CompareValues(value, &best_, collator_);
       if (descending_ ? c <= 0 : c >= 0) return;
     }
     best_ = *value;
@@ -133,6 +135,7 @@ class Picker {
 
  private:
   bool descending_;
+  const StringComparator* collator_;
   bool have_ = false;
   bson_iter_t best_;
 };
@@ -200,8 +203,10 @@ void WalkDocument(BsonView doc, std::string_view path, Picker* picker) {
 
 }  // namespace
 
-Result<SortPattern> SortPattern::Parse(BsonView spec) {
+Result<SortPattern> SortPattern::Parse(BsonView spec,
+                                       std::shared_ptr<const StringComparator> collator) {
   SortPattern pattern;
+  pattern.collator_ = std::move(collator);
   bson_iter_t it;
   if (!spec.Init(&it)) return pattern;
   while (bson_iter_next(&it)) {
@@ -228,10 +233,10 @@ Result<SortPattern> SortPattern::Parse(BsonView spec) {
 
 int SortPattern::Compare(BsonView a, BsonView b) const {
   for (const Key& key : keys_) {
-    Picker pa(key.descending), pb(key.descending);
+    Picker pa(key.descending, collator_.get()), pb(key.descending, collator_.get());
     WalkDocument(a, key.path, &pa);
     WalkDocument(b, key.path, &pb);
-    int c = CompareValues(pa.best(), pb.best());
+    int c = CompareValues(pa.best(), pb.best(), collator_.get());
     if (c != 0) return key.descending ? -c : c;
   }
   return 0;

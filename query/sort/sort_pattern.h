@@ -1,14 +1,16 @@
 // SortPattern: a sort specification ({a: 1, "b.c": -1}) and the comparison of two documents by
 // it, as MongoDB sorts: several keys; missing sorts as null; an array sorts by its smallest
-// element ascending or its largest descending; values in the canonical BSON order.
-// Immutable after Parse; Compare() is thread-safe.
+// element ascending or its largest descending; values in the canonical BSON order, strings
+// under the query's collation when it has one. Immutable after Parse; Compare() is thread-safe.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "common/bson_doc.h"
 #include "common/status.h"
+#include "common/string_comparator.h"
 
 namespace cairn::query {
 
@@ -16,10 +18,14 @@ class SortPattern {
  public:
   // Errors as MongoDB: a value other than 1/-1 (or {$meta: ...}) is BadValue 15975 style
   // "$sort key ordering must be 1 (for ascending) or -1 (for descending)"; empty field names
-  // are rejected.
-  static Result<SortPattern> Parse(BsonView spec);
+  // are rejected. `collator` (the query's collation; nullptr: binary) compares the strings.
+  static Result<SortPattern> Parse(BsonView spec,
+                                   std::shared_ptr<const StringComparator> collator = nullptr);
 
   bool empty() const { return keys_.empty(); }
+  // The collation strings sort by (nullptr: binary): an index with binary keys can only supply
+  // this order when it is nullptr.
+  const StringComparator* collator() const { return collator_.get(); }
 
   // <0 when a sorts before b.
   int Compare(BsonView a, BsonView b) const;
@@ -32,6 +38,7 @@ class SortPattern {
 
  private:
   std::vector<Key> keys_;
+  std::shared_ptr<const StringComparator> collator_;
 };
 
 }  // namespace cairn::query

@@ -5,10 +5,11 @@
 // missing paths created and arrays padded, field order preserved, no-op detection (nModified 0).
 //
 // Supported now: $set $setOnInsert $unset $inc $mul $min $max $rename $currentDate $push (with
-// $each $position $sort $slice) $addToSet (with $each) $pop $pull (value or condition) $pullAll,
-// one modifier per file under update/mods/. Not yet (precise BadValue "... is not supported
-// yet"): $bit, the positional $ and $[] paths, arrayFilters, pipeline updates, decimal128
-// arithmetic. Unknown modifiers answer FailedToParse "Unknown modifier: $foo. Expected a valid
+// $each $position $sort $slice) $addToSet (with $each) $pop $pull (value or condition) $pullAll
+// $bit, one modifier per file under update/mods/; in any of their paths the positional "$"
+// (the array element the query matched), "$[]" (every element) and "$[<identifier>]" (the
+// elements its arrayFilters entry matches), nested and combined. Not yet (precise BadValue
+// "... is not supported yet"): pipeline updates, decimal128 arithmetic. Unknown modifiers answer FailedToParse "Unknown modifier: $foo. Expected a valid
 // update modifier or pipeline-style update specified as an array"; an empty operand ({$set: {}})
 // is a no-op, as in MongoDB 5.0+. New fields are appended in MongoDB's order (lexicographic,
 // numeric names numerically), modified fields stay in place.
@@ -17,21 +18,47 @@
 #pragma once
 
 #include <memory>
+#include <string_view>
 
 #include "common/bson_doc.h"
 #include "common/status.h"
 
 namespace cairn::query {
 
+class ExpressionContext;  // query/expression/expression.h
+class Pipeline;           // query/pipeline/pipeline.h
+
 class Update {
  public:
   // `update` is the u/update field: operator document or replacement document.
   static Result<Update> Parse(BsonView update);
+  // With the statement's arrayFilters: a BSON array of filter documents (the array's bytes
+  // viewed as a document; empty for none). Filter errors as MongoDB (see ParseArrayFilters in
+  // update_internal.h); a filter no "$[<identifier>]" uses is FailedToParse 9 "The array
+  // filter for identifier 'i' was not used in the update { ... }", an identifier without a
+  // filter BadValue 2 "No array filter found for identifier 'i' in path 'a.$[i]'".
+  // A replacement ignores the filters (they are still parsed).
+  static Result<Update> Parse(BsonView update, BsonView array_filters);
+  // A pipeline-style update (pipeline_update.cc): `stages` is the bytes of the u/update array
+  // of $addFields/$set, $project, $unset, $replaceRoot/$replaceWith stages (others: InvalidOptions
+  // 72 "$group is not allowed to be used within an update"), run with the command's `context`
+  // (`let` variables, $$NOW). Its result replaces the document as a replacement would, except
+  // that top-level '$'-prefixed fields are allowed; an upsert runs it on the filter's seed.
+  // `array_filters` must be empty (FailedToParse "arrayFilters may not be specified for
+  // pipeline-syle updates", MongoDB's spelling).
+  static Result<Update> ParsePipeline(BsonView stages, BsonView array_filters,
+                                      std::shared_ptr<const ExpressionContext> context);
 
   bool is_replacement() const { return replacement_; }
+  // True when a path uses the positional "$": Apply then needs ApplyOptions::positional_match,
+  // the elemMatchKey of matching the query against the document (Matcher::Matches with
+  // MatchDetails); without one it fails with BadValue "The positional operator did not find
+  // the match needed from the query." (always so for an upsert's insert).
+  bool uses_positional() const;
 
   struct ApplyOptions {
     bool is_upsert_insert = false;  // the document is being created by an upsert ($setOnInsert)
+    std::string_view positional_match;  // the array index "$" stands for; empty: none
   };
 
   // Computes the updated form of `doc` into `out` (an empty, initialised bson_t). Returns true
@@ -54,6 +81,14 @@ class Update {
   struct Plan;  // the parsed modifiers (update.cc)
 
  private:
+  // The replacement rules (ObjectReplaceExecutor): `replacement` becomes the document, its _id
+  // (else doc's) first, _id unchanged (66), storable; a no-op when byte-identical.
+  static Result<bool> ApplyReplacement(BsonView doc, BsonView replacement, bson_t* out,
+                                       bool allow_dollar_prefixed_fields);
+  Result<bool> ApplyPipeline(BsonView doc, bson_t* out) const;  // pipeline_update.cc
+  Result<bool> ApplyOperators(BsonView doc, bson_t* out, const ApplyOptions& options) const;
+
+  std::shared_ptr<const Pipeline> pipeline_;  // pipeline-style updates only
   std::shared_ptr<const BsonDoc> source_;
   std::shared_ptr<const Plan> plan_;
   bool replacement_ = false;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,6 +19,7 @@
 #include "common/bson_element.h"
 #include "common/field_path.h"
 #include "common/status.h"
+#include "query/matcher/matcher.h"
 
 namespace cairn::query::update_internal {
 
@@ -50,6 +52,11 @@ struct Node {
 // An unsigned base-10 array index ("0", "12"); false for anything else.
 bool ParseArrayIndex(std::string_view s, size_t* out);
 
+// "$[]" or "$[<identifier>]": a path component that names array elements through arrayFilters.
+inline bool IsArrayFilterIdentifier(std::string_view part) {
+  return part.size() >= 3 && part.substr(0, 2) == "$[" && part.back() == ']';
+}
+
 // Appends `node` under `key`.
 void AppendNode(bson_t* out, std::string_view key, const Node& node);
 
@@ -63,6 +70,9 @@ class ApplyContext {
 
   Node* root() { return &root_; }
   bool is_upsert_insert() const { return is_upsert_insert_; }
+  // The array index the query matched (what the positional "$" stands for); empty when none.
+  std::string_view matched_field() const { return matched_field_; }
+  void set_matched_field(std::string_view field) { matched_field_ = std::string(field); }
 
   // A raw node over a value appended by `build(bson_t* doc, const char* key)` (which must append
   // exactly one element with the given key). The bytes live in the arena.
@@ -88,6 +98,7 @@ class ApplyContext {
   std::deque<BsonDoc> arena_;
   Node root_;
   bool is_upsert_insert_;
+  std::string matched_field_;
 };
 
 // An existing element of the document: parent->kids[index].
@@ -159,11 +170,27 @@ Result<std::unique_ptr<Modifier>> MakeMax(const ModifierArg& arg);          // m
 Result<std::unique_ptr<Modifier>> MakeAddToSet(const ModifierArg& arg);     // mods/add_to_set.cc
 Result<std::unique_ptr<Modifier>> MakePop(const ModifierArg& arg);          // mods/pop.cc
 Result<std::unique_ptr<Modifier>> MakeCurrentDate(const ModifierArg& arg);  // mods/current_date.cc
+Result<std::unique_ptr<Modifier>> MakeBit(const ModifierArg& arg);          // mods/bit.cc
 // $rename: `arg.path` is the source, `arg.value` the destination string. Parse places the
 // returned modifier at the destination and MakeRenameSourcePlaceholder's at the source (so both
 // paths conflict with other operators'). mods/rename.cc.
 Result<std::unique_ptr<Modifier>> MakeRename(const ModifierArg& arg);
 std::unique_ptr<Modifier> MakeRenameSourcePlaceholder();
+
+// The arrayFilters of an update, by identifier (array_filters.cc). Each filter is a query on
+// the document {<identifier>: <array element>}.
+using ArrayFilterMap = std::map<std::string, Matcher, std::less<>>;
+
+// Parses the arrayFilters array (its bytes viewed as a document; empty for none) with
+// MongoDB's rules: each filter one top-level identifier (FailedToParse 9 otherwise), the
+// identifier alphanumeric and starting with a lowercase letter (BadValue 2), no identifier
+// twice (FailedToParse 9), no $expr/$where/$text; filter parse errors carry the context
+// "Error parsing array filter".
+Result<ArrayFilterMap> ParseArrayFilters(BsonView filters);
+
+// Whether the array element `element` satisfies the filter of `identifier`.
+bool ArrayFilterMatches(const Matcher& filter, std::string_view identifier,
+                        const bson_iter_t* element);
 
 // Shared helpers for modifiers.
 // True when a and b have the same type and identical value bytes (MongoDB's binaryEqualValues).

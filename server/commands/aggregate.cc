@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "query/collation/collator.h"
 #include "query/matcher/matcher.h"
 #include "query/pipeline/pipeline.h"
 #include "server/commands/command_args.h"
@@ -65,12 +66,6 @@ Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_
     return Status(ErrorCode::kFailedToParse,
                   "The 'cursor' option is required, except for aggregate with the explain argument");
   }
-  if (!args.GetDocument("collation").empty()) {
-    return Status(ErrorCode::kBadValue, "collation is not supported by Cairn yet");
-  }
-  if (!args.GetDocument("let").empty()) {
-    return Status(ErrorCode::kBadValue, "aggregate 'let' is not supported by Cairn yet");
-  }
   bson_iter_t cursor_options;
   int64_t batch_size = -1;
   args.Get("cursor", &cursor_options);
@@ -94,11 +89,21 @@ Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_
 
   bson_iter_t pipeline_it;
   args.Get("pipeline", &pipeline_it);
-  CAIRN_ASSIGN_OR_RETURN(query::Pipeline parsed, query::Pipeline::Parse(IterDocument(&pipeline_it)));
+  // The command's `let` variables and $$NOW, for every expression of the pipeline.
+  query::PipelineOptions options;
+  CAIRN_ASSIGN_OR_RETURN(options.expression_context,
+                         query::ExpressionContext::Make(args.GetDocument("let")));
+  // Its collation, for the stages' string comparisons ($match, $sort, $group keys, ...).
+  CAIRN_ASSIGN_OR_RETURN(options.expression_context,
+                         query::ApplyQueryCollation(std::move(options.expression_context),
+                                                    args.GetDocument("collation")));
+  CAIRN_ASSIGN_OR_RETURN(query::Pipeline parsed,
+                         query::Pipeline::Parse(IterDocument(&pipeline_it), options));
   auto pipeline = std::make_unique<query::Pipeline>(std::move(parsed));
 
   QuerySpec spec;
-  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(pipeline->leading_match()));
+  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher,
+                         query::Matcher::Parse(pipeline->leading_match(), options.expression_context));
   spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
   std::string ns = MakeNamespace(request.db, collection);
   storage::CollectionHandle handle = ctx.state.engine().catalog().Find(ns);

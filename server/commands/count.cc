@@ -1,9 +1,13 @@
-// count: documents matching query, after skip and within limit. With no query, skip or limit it
-// answers from the collection's maintained record count (no scan).
+// count: documents matching query (under the command's collation), after skip and within limit.
+// With no query, skip or limit it answers from the collection's maintained record count (no scan).
+// The query goes through the planner (hint honoured); under explain: COUNT over the plan.
 #include <string>
 
+#include "query/collation/collator.h"
+#include "query/expression/expression.h"
 #include "query/matcher/matcher.h"
 #include "server/commands/command_args.h"
+#include "server/explain.h"
 #include "server/namespace.h"
 #include "server/query_exec.h"
 #include "server/server_state.h"
@@ -23,12 +27,28 @@ Status HandleCount(CommandContext& ctx, const CommandRequest& request, bson_t* r
   int64_t limit = args.GetInt("limit", 0);
   CAIRN_RETURN_IF_ERROR(CheckNonNegative("skip", skip));
   if (limit < 0) limit = -limit;  // count treats a negative limit as its absolute value
-  if (!args.GetDocument("collation").empty()) {
-    return Status(ErrorCode::kBadValue, "collation is not supported by Cairn yet");
-  }
+  // The collation the query compares strings under.
+  CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const query::ExpressionContext> context,
+                         query::ApplyQueryCollation(nullptr, args.GetDocument("collation")));
   std::string ns = MakeNamespace(request.db, collection);
   storage::CollectionHandle handle = ctx.state.engine().catalog().Find(ns);
-  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(args.GetDocument("query")));
+  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher,
+                         query::Matcher::Parse(args.GetDocument("query"), context));
+  if (ctx.explain != nullptr) {
+    QuerySpec spec;
+    spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
+    spec.skip = skip;
+    spec.limit = limit;
+    bson_iter_t hint;
+    if (args.Get("hint", &hint)) SetQueryHint(&hint, &spec);
+    ExplainTarget target;
+    target.ns = ns;
+    target.collection = handle;
+    target.query = &spec;
+    target.root = ExplainTarget::Root::kCount;
+    target.fast_count = handle && spec.matcher->MatchesAll() && spec.hint.empty();
+    return RunExplain(ctx, *ctx.explain, target, reply);
+  }
   int64_t n = 0;
   if (handle && matcher.MatchesAll()) {
     n = std::max<int64_t>(0, ctx.state.engine().RecordCount(handle->prefix) - skip);
@@ -38,6 +58,8 @@ Status HandleCount(CommandContext& ctx, const CommandRequest& request, bson_t* r
     spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
     spec.skip = skip;
     spec.limit = limit;
+    bson_iter_t hint;
+    if (args.Get("hint", &hint)) SetQueryHint(&hint, &spec);
     auto stream = BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache());
     while (stream->Next()) ++n;
     CAIRN_RETURN_IF_ERROR(stream->status());

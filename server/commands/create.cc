@@ -1,10 +1,12 @@
 // create: explicit collection creation. As MongoDB 7.0: creating a collection that exists with
 // identical options succeeds and does nothing; with different options it answers
 // NamespaceExists 48. Options that need later issues (capped, validator, views, time series,
-// clustered, collation, ...) are refused with a precise error instead of being ignored.
+// clustered, a collection default collation other than "simple", ...) are refused with a precise
+// error instead of being ignored.
 #include <string>
 
 #include "common/bson_compare.h"
+#include "query/collation/collator.h"
 #include "server/commands/command_args.h"
 #include "server/namespace.h"
 #include "server/server_state.h"
@@ -26,6 +28,16 @@ Status HandleCreate(CommandContext& ctx, const CommandRequest& request, bson_t* 
                     {"indexOptionDefaults", kArgDocument}, {"encryptedFields", kArgDocument},
                     {"flags", kArgNumber}, {"recordPreImages", kArgBool}}).status());  // validation only
   CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
+  // A collation is checked as MongoDB checks it ({} lacks its locale here); {locale: "simple"}
+  // is the default and is not stored, any other is refused below (no collection default
+  // collation yet).
+  bool simple_collation = false;
+  bson_iter_t collation;
+  if (request.body.Find("collation", &collation) && BSON_ITER_HOLDS_DOCUMENT(&collation)) {
+    CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const query::Collator> collator,
+                           query::Collator::Make(IterDocument(&collation)));
+    simple_collation = collator == nullptr;
+  }
 
   // The options as stored: every non-generic field but the command's own, defaults left out.
   BsonDoc options;
@@ -38,6 +50,7 @@ Status HandleCreate(CommandContext& ctx, const CommandRequest& request, bson_t* 
     if (IsGenericArgument(key)) continue;
     if (key == "autoIndexId" && bson_iter_as_bool(&it)) continue;  // the default
     if (key == "capped" && !bson_iter_as_bool(&it)) continue;      // the default
+    if (key == "collation" && simple_collation) continue;          // the default
     AppendIter(options.get(), key, &it);
     if (unsupported.empty()) unsupported = key;
   }

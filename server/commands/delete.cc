@@ -1,10 +1,14 @@
 // delete: statements {q, limit: 0|1}; each matching document and its index entries removed in
-// the statement's atomic write; per-statement writeErrors, ordered or not.
+// the statement's atomic write; per-statement writeErrors, ordered or not. A statement's hint
+// picks its index; under explain (one statement) the plan is answered under a DELETE stage.
 #include <string>
 
+#include "query/collation/collator.h"
+#include "query/expression/expression.h"
 #include "query/matcher/matcher.h"
 #include "server/collection_writer.h"
 #include "server/commands/command_args.h"
+#include "server/explain.h"
 #include "server/namespace.h"
 #include "server/query_exec.h"
 #include "server/reply.h"
@@ -17,7 +21,7 @@ namespace {
 constexpr size_t kCommitEveryBytes = 16u << 20;
 
 Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView statement,
-                    int64_t* deleted) {
+                    const std::shared_ptr<const query::ExpressionContext>& let, int64_t* deleted) {
   CAIRN_ASSIGN_OR_RETURN(BsonElement q_field,
                          StatementDocumentField("delete", "deletes", statement, "q"));
   bson_iter_t q = q_field.iter();
@@ -32,17 +36,27 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
     return Status(ErrorCode::kFailedToParse,
                   "The limit field in delete objects must be 0 or 1. Got " + ValueToShellString(&it));
   }
-  if (statement.Find("collation", &it) && BSON_ITER_HOLDS_DOCUMENT(&it) &&
-      !IterDocument(&it).empty()) {
-    return Status(ErrorCode::kBadValue, "collation is not supported by Cairn yet");
-  }
-  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(filter));
-  CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<CollectionWriter> writer,
-                         CollectionWriter::Open(ctx.state, ns, /*create_if_missing=*/false));
-  if (!writer->collection()) return Status::OK();
+  // The statement's collation, under which its filter compares strings.
+  CAIRN_ASSIGN_OR_RETURN(BsonView collation,
+                         StatementCollationField("delete", "deletes", statement));
+  CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const query::ExpressionContext> context,
+                         query::ApplyQueryCollation(let, collation));
+  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(filter, context));
   QuerySpec spec;
   spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
   spec.limit = limit;
+  if (statement.Find("hint", &it)) SetQueryHint(&it, &spec);
+  if (ctx.explain != nullptr) {
+    ExplainTarget target;
+    target.ns = ns;
+    target.collection = ctx.state.engine().catalog().Find(ns);
+    target.query = &spec;
+    target.root = ExplainTarget::Root::kDelete;
+    return RunExplain(ctx, *ctx.explain, target, ctx.explain->reply);
+  }
+  CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<CollectionWriter> writer,
+                         CollectionWriter::Open(ctx.state, ns, /*create_if_missing=*/false));
+  if (!writer->collection()) return Status::OK();
   auto stream = BuildQueryStream(ctx.state.engine(), writer->collection(), spec, &ctx.state.id_cache());
   while (stream->Next()) {
     CAIRN_RETURN_IF_ERROR(writer->Remove(stream->record_id(), stream->document()));
@@ -64,14 +78,27 @@ Status HandleDelete(CommandContext& ctx, const CommandRequest& request, bson_t* 
                                    {"stmtId", kArgNumber}}));
   CAIRN_ASSIGN_OR_RETURN(std::vector<BsonView> statements, WriteStatements(
       request, "deletes", {"q", "limit", "hint", "collation"}));
+  // Like the unknown fields, a mistyped collation fails the whole command (IDL parse).
+  for (BsonView statement : statements) {
+    CAIRN_RETURN_IF_ERROR(StatementCollationField("delete", "deletes", statement).status());
+  }
   CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
   bool ordered = args.GetBool("ordered", true);
+  // The command's `let` variables and $$NOW, shared by every statement's $expr.
+  CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const query::ExpressionContext> let,
+                         query::ExpressionContext::Make(args.GetDocument("let")));
   std::string ns = MakeNamespace(request.db, collection);
   int64_t n = 0;
+  if (ctx.explain != nullptr) {
+    if (statements.size() != 1) {
+      return Status(ErrorCode::kInvalidLength, "explained write batches must be of size 1");
+    }
+    return RunStatement(ctx, ns, statements[0], let, &n);
+  }
   std::vector<WriteError> errors;
   for (size_t i = 0; i < statements.size(); ++i) {
     ctx.state.opcounters().remove++;
-    Status status = RunStatement(ctx, ns, statements[i], &n);
+    Status status = RunStatement(ctx, ns, statements[i], let, &n);
     if (!status.ok()) {
       errors.push_back({static_cast<int32_t>(i), status});
       if (ordered) break;

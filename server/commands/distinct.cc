@@ -1,15 +1,19 @@
 // distinct: the distinct values of a dotted field among documents matching query. Arrays are
 // unwound (each element is a value), as MongoDB does; values are deduplicated as they are found
-// by MongoDB's comparison (1 and 1.0 are one value) and returned in canonical sort order.
+// by MongoDB's comparison (1 and 1.0 are one value; strings under the command's collation) and
+// returned in canonical sort order.
 #include <algorithm>
 #include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "query/collation/collator.h"
+#include "query/expression/expression.h"
 #include "query/matcher/matcher.h"
 #include "query/pipeline/value.h"
 #include "server/commands/command_args.h"
+#include "server/explain.h"
 #include "server/namespace.h"
 #include "server/query_exec.h"
 #include "server/server_state.h"
@@ -19,8 +23,12 @@ namespace cairn::server {
 namespace {
 
 // The distinct values seen so far, in MongoDB's value order; a value equal to a stored one is
-// found without being copied (query/pipeline/value.h's stored values and comparator).
+// found without being copied (query/pipeline/value.h's stored values and comparator). Under a
+// collation, strings equal under it are one value: the first one met is kept.
 struct DistinctValues {
+  explicit DistinctValues(const StringComparator* collator)
+      : ordered(query::OwnedValueLess{collator}) {}
+
   std::vector<std::unique_ptr<query::OwnedValue>> storage;
   std::set<const query::OwnedValue*, query::OwnedValueLess> ordered;
 
@@ -82,16 +90,30 @@ Status HandleDistinct(CommandContext& ctx, const CommandRequest& request, bson_t
   ctx.state.opcounters().command++;
   std::string_view key = args.GetString("key");
   if (key.empty()) return Status(ErrorCode::kBadValue, "FieldPath cannot be constructed with empty string");
-  if (!args.GetDocument("collation").empty()) {
-    return Status(ErrorCode::kBadValue, "collation is not supported by Cairn yet");
-  }
+  // The collation the query compares strings under, and the values are told apart by.
+  CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const query::ExpressionContext> context,
+                         query::ApplyQueryCollation(nullptr, args.GetDocument("collation")));
   std::string ns = MakeNamespace(request.db, collection);
   storage::CollectionHandle handle = ctx.state.engine().catalog().Find(ns);
-  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(args.GetDocument("query")));
-  DistinctValues values;
+  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher,
+                         query::Matcher::Parse(args.GetDocument("query"), context));
+  DistinctValues values(context != nullptr ? context->collator() : nullptr);  // context outlives it
+  if (ctx.explain != nullptr) {
+    QuerySpec spec;
+    spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
+    bson_iter_t hint;
+    if (args.Get("hint", &hint)) SetQueryHint(&hint, &spec);
+    ExplainTarget target;
+    target.ns = ns;
+    target.collection = handle;
+    target.query = &spec;
+    return RunExplain(ctx, *ctx.explain, target, reply);
+  }
   if (handle) {
     QuerySpec spec;
     spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
+    bson_iter_t hint;
+    if (args.Get("hint", &hint)) SetQueryHint(&hint, &spec);
     auto stream = BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache());
     while (stream->Next()) CollectValues(stream->document(), key, &values);
     CAIRN_RETURN_IF_ERROR(stream->status());

@@ -1,16 +1,20 @@
 // find: filter, projection, sort, skip, limit, batchSize, singleBatch. Streams results through
 // a cursor (first batch 101 documents or 16 MiB); a filter pinning _id is a point lookup.
-// Options that need later issues (hint on secondary indexes, collation, tailable, min/max,
-// returnKey, showRecordId) are refused with precise errors.
+// collation applies to the filter and the sort. Options that need later issues (tailable,
+// min/max, returnKey, showRecordId) are refused with precise errors. Under explain, answers with
+// the plan (server/explain.h).
 #include <algorithm>
 #include <string>
 
-#include "common/bson_compare.h"
+#include "query/collation/collator.h"
+#include "query/expression/expression.h"
 #include "query/projection/projection.h"
 #include "server/commands/command_args.h"
 #include "server/cursor_batch.h"
+#include "server/explain.h"
 #include "server/namespace.h"
 #include "server/query_exec.h"
+#include "server/sort_stream.h"
 
 namespace cairn::server {
 
@@ -24,22 +28,6 @@ bool IsNaturalOrder(BsonView spec, bool* reverse) {
   IterAsDouble(&it, &direction);
   *reverse = direction < 0;
   return !bson_iter_next(&it);
-}
-
-// Whether a hint names one of the collection's indexes: by name ("_id_"), or by key pattern
-// compared as MongoDB compares them ({_id: 1} and {_id: 1.0} are the same pattern); {} means
-// no hint. The only index today is _id_; secondary indexes join this list unchanged.
-bool HintNamesAnIndex(const storage::CollectionEntry& collection, const bson_iter_t* hint) {
-  if (BSON_ITER_HOLDS_DOCUMENT(hint) && IterDocument(hint).empty()) return true;
-  for (const storage::IndexEntry& index : collection.indexes) {
-    if (BSON_ITER_HOLDS_UTF8(hint) && IterUtf8(hint) == index.name) return true;
-    bson_iter_t key;
-    if (BSON_ITER_HOLDS_DOCUMENT(hint) && index.spec.view().Find("key", &key) &&
-        CompareDocuments(IterDocument(hint), IterDocument(&key)) == 0) {
-      return true;
-    }
-  }
-  return false;
 }
 
 }  // namespace
@@ -63,7 +51,7 @@ Status HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* re
   CAIRN_RETURN_IF_ERROR(CheckNonNegative("skip", args.GetInt("skip", 0)));
   CAIRN_RETURN_IF_ERROR(CheckNonNegative("limit", args.GetInt("limit", 0)));
   CAIRN_RETURN_IF_ERROR(CheckNonNegative("batchSize", args.GetInt("batchSize", 0)));
-  for (std::string_view unsupported : {"max", "min", "collation", "let"}) {
+  for (std::string_view unsupported : {"max", "min"}) {
     if (args.Has(unsupported) && !args.GetDocument(unsupported).empty()) {
       return Status(ErrorCode::kBadValue,
                     "find option '" + std::string(unsupported) + "' is not supported by Cairn yet");
@@ -81,14 +69,21 @@ Status HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* re
   }
 
   QuerySpec spec;
-  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(args.GetDocument("filter")));
+  // The command's `let` variables and $$NOW, for $expr.
+  CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const query::ExpressionContext> let,
+                         query::ExpressionContext::Make(args.GetDocument("let")));
+  // Its collation, under which the filter and the sort compare strings.
+  CAIRN_ASSIGN_OR_RETURN(let, query::ApplyQueryCollation(let, args.GetDocument("collation")));
+  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher,
+                         query::Matcher::Parse(args.GetDocument("filter"), let));
   spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
   BsonView sort = args.GetDocument("sort");
   bool reverse = false;
   if (IsNaturalOrder(sort, &reverse)) {
     spec.reverse_natural = reverse;
   } else if (!sort.empty()) {
-    CAIRN_ASSIGN_OR_RETURN(query::SortPattern pattern, query::SortPattern::Parse(sort));
+    CAIRN_ASSIGN_OR_RETURN(query::SortPattern pattern,
+                           query::SortPattern::Parse(sort, let->shared_collator()));
     spec.sort = std::make_shared<const query::SortPattern>(std::move(pattern));
   }
   std::string ns = MakeNamespace(request.db, collection);
@@ -98,21 +93,31 @@ Status HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* re
     bool natural_reverse = false;
     if (BSON_ITER_HOLDS_DOCUMENT(&hint) && IsNaturalOrder(IterDocument(&hint), &natural_reverse)) {
       if (sort.empty()) spec.reverse_natural = natural_reverse;
-    } else if (handle && !HintNamesAnIndex(*handle, &hint)) {
-      return Status(ErrorCode::kBadValue,
-                    "error processing query: planner returned error :: caused by :: hint provided "
-                    "does not correspond to an existing index");
+      spec.hint.natural = true;
+    } else {
+      // An unknown index fails when the query is planned (BuildQueryStream), as in MongoDB.
+      SetQueryHint(&hint, &spec);
     }
   }
   spec.skip = args.GetInt("skip", 0);
   spec.limit = args.GetInt("limit", 0);
+  if (args.GetBool("allowDiskUse", true)) spec.spill_dir = SpillDirectory(ctx.state.options().dbpath);
 
   auto cursor = std::make_unique<Cursor>();
   cursor->ns = ns;
   BsonView projection = args.GetDocument("projection");
   if (!projection.empty()) {
-    CAIRN_ASSIGN_OR_RETURN(query::Projection parsed, query::Projection::Parse(projection));
+    CAIRN_ASSIGN_OR_RETURN(query::Projection parsed,
+                           query::Projection::ParseFind(projection, spec.matcher));
     cursor->projection.emplace(std::move(parsed));
+  }
+  if (ctx.explain != nullptr) {
+    ExplainTarget target;
+    target.ns = ns;
+    target.collection = handle;
+    target.query = &spec;
+    target.projection = projection;
+    return RunExplain(ctx, *ctx.explain, target, reply);
   }
   cursor->stream = BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache());
 

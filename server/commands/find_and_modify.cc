@@ -4,14 +4,18 @@
 // upserted}, value}.
 #include <string>
 
+#include "query/collation/collator.h"
+#include "query/expression/expression.h"
 #include "query/matcher/matcher.h"
 #include "query/projection/projection.h"
 #include "query/sort/sort_pattern.h"
 #include "query/update/update.h"
 #include "server/collection_writer.h"
 #include "server/commands/command_args.h"
+#include "server/explain.h"
 #include "server/namespace.h"
 #include "server/query_exec.h"
+#include "server/write_batch.h"
 #include "server/write_ops.h"
 
 namespace cairn::server {
@@ -22,15 +26,14 @@ Status FailedToParse(std::string message) {
   return Status(ErrorCode::kFailedToParse, std::move(message));
 }
 
-void AppendValue(bson_t* reply, const std::optional<query::Projection>& fields, BsonView doc) {
-  if (fields && !fields->IsIdentity()) {
-    BsonDoc projected;
-    fields->Apply(doc, projected.get());
-    BSON_APPEND_DOCUMENT(reply, "value", projected.get());
-  } else {
-    bson_t value = doc.AsBson();
-    BSON_APPEND_DOCUMENT(reply, "value", &value);
-  }
+// The document to return, projected by `fields`. A positional projection can fail (51246):
+// that happens before the write commits, so the write is undone as in MongoDB.
+Status ProjectValue(const std::optional<query::Projection>& fields, BsonDoc* doc) {
+  if (!fields || fields->IsIdentity()) return Status::OK();
+  BsonDoc projected;
+  CAIRN_RETURN_IF_ERROR(fields->Apply(doc->view(), projected.get()));
+  *doc = std::move(projected);
+  return Status::OK();
 }
 
 }  // namespace
@@ -60,36 +63,44 @@ Status HandleFindAndModify(CommandContext& ctx, const CommandRequest& request, b
     return FailedToParse(
         "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document");
   }
-  if (has_update && BSON_ITER_HOLDS_ARRAY(&update_it)) {
-    return Status(ErrorCode::kBadValue, "pipeline-style updates are not supported by Cairn yet");
-  }
   bson_iter_t it;
-  if (args.Get("arrayFilters", &it) && !IterDocument(&it).empty()) {
-    return Status(ErrorCode::kBadValue, "arrayFilters are not supported by Cairn yet");
+  BsonView array_filters;
+  if (args.Get("arrayFilters", &it)) {
+    CAIRN_ASSIGN_OR_RETURN(array_filters, ArrayFiltersField("findAndModify.arrayFilters", &it));
   }
-  if (!args.GetDocument("collation").empty()) {
-    return Status(ErrorCode::kBadValue, "collation is not supported by Cairn yet");
-  }
-
+  // The command's `let` variables and $$NOW, for $expr and pipeline-style updates.
+  CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const query::ExpressionContext> let,
+                         query::ExpressionContext::Make(args.GetDocument("let")));
+  // Its collation, under which the query and the sort compare strings.
+  CAIRN_ASSIGN_OR_RETURN(let, query::ApplyQueryCollation(let, args.GetDocument("collation")));
   BsonView filter = args.GetDocument("query");
-  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(filter));
+  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(filter, let));
   QuerySpec spec;
   spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
   spec.limit = 1;
   BsonView sort = args.GetDocument("sort");
   if (!sort.empty()) {
-    CAIRN_ASSIGN_OR_RETURN(query::SortPattern pattern, query::SortPattern::Parse(sort));
+    CAIRN_ASSIGN_OR_RETURN(query::SortPattern pattern,
+                           query::SortPattern::Parse(sort, let->shared_collator()));
     spec.sort = std::make_shared<const query::SortPattern>(std::move(pattern));
   }
   std::optional<query::Projection> fields;
   BsonView fields_spec = args.GetDocument("fields");
   if (!fields_spec.empty()) {
-    CAIRN_ASSIGN_OR_RETURN(query::Projection parsed, query::Projection::Parse(fields_spec));
+    CAIRN_ASSIGN_OR_RETURN(query::Projection parsed,
+                           query::Projection::ParseFind(fields_spec, spec.matcher));
     fields.emplace(std::move(parsed));
   }
   std::optional<query::Update> update;
-  if (has_update) {
-    CAIRN_ASSIGN_OR_RETURN(query::Update parsed, query::Update::Parse(IterDocument(&update_it)));
+  if (has_update && BSON_ITER_HOLDS_ARRAY(&update_it)) {
+    CAIRN_ASSIGN_OR_RETURN(query::Update parsed,
+                           query::Update::ParsePipeline(IterDocument(&update_it), array_filters,
+                                                        let));
+    update.emplace(std::move(parsed));
+    ctx.state.opcounters().update++;
+  } else if (has_update) {
+    CAIRN_ASSIGN_OR_RETURN(query::Update parsed,
+                           query::Update::Parse(IterDocument(&update_it), array_filters));
     update.emplace(std::move(parsed));
     ctx.state.opcounters().update++;
   } else {
@@ -97,6 +108,18 @@ Status HandleFindAndModify(CommandContext& ctx, const CommandRequest& request, b
   }
 
   std::string ns = MakeNamespace(request.db, collection);
+  bson_iter_t hint;
+  if (args.Get("hint", &hint)) SetQueryHint(&hint, &spec);
+  if (ctx.explain != nullptr) {
+    ExplainTarget target;
+    target.ns = ns;
+    target.collection = ctx.state.engine().catalog().Find(ns);
+    target.query = &spec;
+    target.root = remove ? ExplainTarget::Root::kDelete : ExplainTarget::Root::kUpdate;
+    target.update = update ? &*update : nullptr;
+    target.upsert = upsert;
+    return RunExplain(ctx, *ctx.explain, target, reply);
+  }
   CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<CollectionWriter> writer,
                          CollectionWriter::Open(ctx.state, ns, /*create_if_missing=*/upsert));
   bool found = false;
@@ -112,7 +135,8 @@ Status HandleFindAndModify(CommandContext& ctx, const CommandRequest& request, b
       } else {
         BsonDoc new_doc;
         CAIRN_ASSIGN_OR_RETURN(bool modified,
-                               UpdateDocument(*writer, *update, stream->record_id(), doc, &new_doc));
+                               UpdateDocument(*writer, *update, stream->record_id(), doc, &new_doc,
+                                              spec.matcher.get()));
         (void)modified;
         result = return_new ? std::move(new_doc) : BsonDoc(doc);
       }
@@ -132,6 +156,7 @@ Status HandleFindAndModify(CommandContext& ctx, const CommandRequest& request, b
       found = true;
     }
   }
+  if (found) CAIRN_RETURN_IF_ERROR(ProjectValue(fields, &result));
   CAIRN_RETURN_IF_ERROR(writer->Commit());
 
   bson_t last_error;
@@ -147,7 +172,7 @@ Status HandleFindAndModify(CommandContext& ctx, const CommandRequest& request, b
   }
   bson_append_document_end(reply, &last_error);
   if (found) {
-    AppendValue(reply, fields, result.view());
+    BSON_APPEND_DOCUMENT(reply, "value", result.get());
   } else {
     BSON_APPEND_NULL(reply, "value");
   }

@@ -1,6 +1,9 @@
-// listIndexes: a collection's indexes as a cursor (one batch), each spec as MongoDB prints it.
-// NamespaceNotFound 26 for a collection that does not exist, as MongoDB answers.
+// listIndexes: a collection's indexes as a cursor (one batch), each spec as MongoDB prints it
+// (v, unique, hidden, key, name, then the options as given). Indexes still being built are not
+// listed. NamespaceNotFound 26 for a collection that does not exist, as MongoDB answers.
 #include <string>
+
+#include "index/index_descriptor.h"
 
 #include "server/commands/command_args.h"
 #include "server/namespace.h"
@@ -20,9 +23,11 @@ Status HandleListIndexes(CommandContext& ctx, const CommandRequest& request, bso
   BSON_APPEND_INT64(&cursor, "id", 0);
   AppendUtf8(&cursor, "ns", ns);
   BSON_APPEND_ARRAY_BEGIN(&cursor, "firstBatch", &batch);
-  for (size_t i = 0; i < handle->indexes.size(); ++i) {
-    std::string key = std::to_string(i);
-    BSON_APPEND_DOCUMENT(&batch, key.c_str(), handle->indexes[i].spec.get());
+  size_t listed = 0;
+  for (const storage::IndexEntry& entry : handle->indexes) {
+    if (!index::DecodeIndexState(entry.state.view(), 0).ready) continue;
+    std::string key = std::to_string(listed++);
+    BSON_APPEND_DOCUMENT(&batch, key.c_str(), entry.spec.get());
   }
   bson_append_array_end(&cursor, &batch);
   bson_append_document_end(reply, &cursor);

@@ -3,10 +3,13 @@
 // matched but not modified and write nothing; per-statement writeErrors, ordered or not.
 #include <string>
 
+#include "query/collation/collator.h"
+#include "query/expression/expression.h"
 #include "query/matcher/matcher.h"
 #include "query/update/update.h"
 #include "server/collection_writer.h"
 #include "server/commands/command_args.h"
+#include "server/explain.h"
 #include "server/namespace.h"
 #include "server/query_exec.h"
 #include "server/reply.h"
@@ -29,6 +32,7 @@ struct StatementResult {
 };
 
 Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView statement,
+                    const std::shared_ptr<const query::ExpressionContext>& let,
                     StatementResult* result) {
   CAIRN_ASSIGN_OR_RETURN(BsonElement q_field,
                          StatementDocumentField("update", "updates", statement, "q"));
@@ -37,41 +41,51 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
   CAIRN_ASSIGN_OR_RETURN(BsonElement u_field, StatementDocumentField("update", "updates", statement,
                                                                      "u", /*also_array=*/true));
   bson_iter_t it = u_field.iter();
-  if (BSON_ITER_HOLDS_ARRAY(&it)) {
-    return Status(ErrorCode::kBadValue,
-                  "pipeline-style updates are not supported by Cairn yet");
-  }
+  const bool pipeline = BSON_ITER_HOLDS_ARRAY(&it);
   BsonView update_doc = IterDocument(&it);
   bool upsert = statement.Find("upsert", &it) && bson_iter_as_bool(&it);
   bool multi = statement.Find("multi", &it) && bson_iter_as_bool(&it);
-  if (statement.Find("arrayFilters", &it) && BSON_ITER_HOLDS_ARRAY(&it) &&
-      !IterDocument(&it).empty()) {
-    return Status(ErrorCode::kBadValue, "arrayFilters are not supported by Cairn yet");
-  }
-  if (statement.Find("collation", &it) && BSON_ITER_HOLDS_DOCUMENT(&it) &&
-      !IterDocument(&it).empty()) {
-    return Status(ErrorCode::kBadValue, "collation is not supported by Cairn yet");
-  }
+  BsonView array_filters;  // checked by HandleUpdate (an array of documents)
+  if (statement.Find("arrayFilters", &it)) array_filters = IterDocument(&it);
+  // The statement's collation, under which its filter compares strings.
+  CAIRN_ASSIGN_OR_RETURN(BsonView collation,
+                         StatementCollationField("update", "updates", statement));
+  CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const query::ExpressionContext> context,
+                         query::ApplyQueryCollation(let, collation));
 
-  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(filter));
-  CAIRN_ASSIGN_OR_RETURN(query::Update update, query::Update::Parse(update_doc));
+  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(filter, context));
+  CAIRN_ASSIGN_OR_RETURN(query::Update update,
+                         pipeline ? query::Update::ParsePipeline(update_doc, array_filters, context)
+                                  : query::Update::Parse(update_doc, array_filters));
   if (multi && update.is_replacement()) {
     return Status(ErrorCode::kFailedToParse, "multi update is not supported for replacement-style update");
+  }
+  QuerySpec spec;
+  spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
+  spec.limit = multi ? 0 : 1;
+  if (statement.Find("hint", &it)) SetQueryHint(&it, &spec);
+  if (ctx.explain != nullptr) {
+    ExplainTarget target;
+    target.ns = ns;
+    target.collection = ctx.state.engine().catalog().Find(ns);
+    target.query = &spec;
+    target.root = ExplainTarget::Root::kUpdate;
+    target.update = &update;
+    target.upsert = upsert;
+    return RunExplain(ctx, *ctx.explain, target, ctx.explain->reply);
   }
 
   CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<CollectionWriter> writer,
                          CollectionWriter::Open(ctx.state, ns, /*create_if_missing=*/upsert));
   if (writer->collection()) {
-    QuerySpec spec;
-    spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
-    spec.limit = multi ? 0 : 1;
     // Built after the writer holds the collection lock, so it sees every committed write.
     auto stream = BuildQueryStream(ctx.state.engine(), writer->collection(), spec, &ctx.state.id_cache());
     while (stream->Next()) {
       ++result->matched;
       BsonDoc new_doc;
-      CAIRN_ASSIGN_OR_RETURN(bool modified, UpdateDocument(*writer, update, stream->record_id(),
-                                                           stream->document(), &new_doc));
+      CAIRN_ASSIGN_OR_RETURN(bool modified,
+                             UpdateDocument(*writer, update, stream->record_id(),
+                                            stream->document(), &new_doc, spec.matcher.get()));
       if (modified) ++result->modified;
       if (writer->pending_bytes() > kCommitEveryBytes) CAIRN_RETURN_IF_ERROR(writer->Commit());
     }
@@ -99,9 +113,28 @@ Status HandleUpdate(CommandContext& ctx, const CommandRequest& request, bson_t* 
   CAIRN_ASSIGN_OR_RETURN(std::vector<BsonView> statements, WriteStatements(
       request, "updates",
       {"q", "u", "upsert", "multi", "arrayFilters", "hint", "collation", "c", "upsertSupplied"}));
+  // Like the unknown fields, a mistyped arrayFilters or collation fails the whole command (IDL
+  // parse).
+  for (BsonView statement : statements) {
+    bson_iter_t filters;
+    if (statement.Find("arrayFilters", &filters)) {
+      CAIRN_RETURN_IF_ERROR(ArrayFiltersField("update.updates.arrayFilters", &filters).status());
+    }
+    CAIRN_RETURN_IF_ERROR(StatementCollationField("update", "updates", statement).status());
+  }
   CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
   bool ordered = args.GetBool("ordered", true);
+  // The command's `let` variables and $$NOW, shared by every statement.
+  CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const query::ExpressionContext> let,
+                         query::ExpressionContext::Make(args.GetDocument("let")));
   std::string ns = MakeNamespace(request.db, collection);
+  if (ctx.explain != nullptr) {
+    if (statements.size() != 1) {
+      return Status(ErrorCode::kInvalidLength, "explained write batches must be of size 1");
+    }
+    StatementResult ignored;
+    return RunStatement(ctx, ns, statements[0], let, &ignored);
+  }
 
   int64_t n = 0, modified = 0;
   std::vector<WriteError> errors;
@@ -109,7 +142,7 @@ Status HandleUpdate(CommandContext& ctx, const CommandRequest& request, bson_t* 
   for (size_t i = 0; i < statements.size(); ++i) {
     ctx.state.opcounters().update++;
     StatementResult result;
-    Status status = RunStatement(ctx, ns, statements[i], &result);
+    Status status = RunStatement(ctx, ns, statements[i], let, &result);
     n += result.matched;
     modified += result.modified;
     if (result.upserted) {

@@ -29,6 +29,13 @@ std::unique_ptr<Op> IncByIdOp(mongoc_client_t* client, const Options& options, u
 // collection; returns the number of documents.
 std::unique_ptr<Op> ScanOp(mongoc_client_t* client, const Options& options);
 
+// indexed_read.cc: createIndexes {ts: 1} named ts_1 on the loaded collection (untimed).
+bool CreateTsIndex(mongoc_client_t* client, const Options& options, std::string* error);
+// indexed_read.cc: find {ts: t} (limit 1, singleBatch) for the ts of a random loaded document;
+// a miss is an error. `seed` varies the key sequence.
+std::unique_ptr<Op> FindByIndexedFieldOp(mongoc_client_t* client, const Options& options,
+                                         const DocumentSet& docs, uint64_t seed);
+
 // Drops the benchmark database (start and end of a run).
 bool DropDatabase(mongoc_client_t* client, const Options& options, std::string* error);
 

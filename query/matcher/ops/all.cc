@@ -1,5 +1,6 @@
-// $all: every listed value is matched by equality (an $and of equalities), or, when the list
-// holds {$elemMatch: ...} documents, every $elemMatch matches; $all: [] matches nothing.
+// $all: every listed value is matched by equality, or by pattern for a regex (an $and of
+// them), or, when the list holds {$elemMatch: ...} documents, every $elemMatch matches; $all: []
+// matches nothing.
 // After MongoDB's parseAll.
 #include "query/matcher/match_expression.h"
 #include "query/matcher/parse_internal.h"
@@ -33,7 +34,12 @@ Result<MatchExpressionPtr> ParseAll(const OperatorArgs& args) {
       list->Add(std::move(em));
       continue;
     }
-    if (BSON_ITER_HOLDS_REGEX(&it)) return NotSupportedYet("$regex");
+    if (BSON_ITER_HOLDS_REGEX(&it)) {
+      CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<RegexMatchExpression> regex,
+                             MakeRegex(args.path, &it));
+      list->Add(std::move(regex));
+      continue;
+    }
     if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
       bson_iter_t key;
       if (IterDocument(&it).Init(&key) && bson_iter_next(&key) && IsPathOperator(IterKey(&key))) {

@@ -1,5 +1,6 @@
 // $eq $ne $gt $gte $lt $lte and implicit equality: parsing and ComparisonMatchExpression, after
-// MongoDB's ComparisonMatchExpression::matchesSingleElement (expression_leaf.cpp).
+// MongoDB's ComparisonMatchExpression::matchesSingleElement (expression_leaf.cpp). Strings compare
+// under the query's collation (CurrentCollator() at parse time).
 #include <cmath>
 #include <string>
 
@@ -53,7 +54,7 @@ bool ComparisonMatchExpression::MatchesSingleElement(const bson_iter_t* value) c
       return (k == MatchKind::kLte || k == MatchKind::kGte) && lhs_nan && rhs_nan;
     }
   }
-  const int c = CompareValues(value, &rhs);
+  const int c = CompareValues(value, &rhs, collator_);
   switch (k) {
     case MatchKind::kEq: return c == 0;
     case MatchKind::kLt: return c < 0;
@@ -77,7 +78,8 @@ Result<MatchExpressionPtr> MakeComparison(MatchKind kind, std::string_view path,
   if (BSON_ITER_HOLDS_UNDEFINED(value)) {
     return Status(ErrorCode::kBadValue, "cannot compare to undefined");
   }
-  return MatchExpressionPtr(std::make_unique<ComparisonMatchExpression>(kind, path, *value));
+  return MatchExpressionPtr(
+      std::make_unique<ComparisonMatchExpression>(kind, path, *value, CurrentCollator()));
 }
 
 }  // namespace

@@ -6,34 +6,57 @@
 
 namespace cairn::query {
 
-bool ElemMatchObjectMatchExpression::MatchesSingleElement(const bson_iter_t* value) const {
+namespace {
+
+// The first element of the array `value` that `accepts`; its index goes to *key (when given).
+template <typename Accepts>
+bool FirstAcceptedElement(const bson_iter_t* value, Accepts accepts, std::string_view* key) {
   if (value == nullptr || !BSON_ITER_HOLDS_ARRAY(value)) return false;
   bson_iter_t it;
   if (!bson_iter_recurse(value, &it)) return false;
   while (bson_iter_next(&it)) {
-    if ((BSON_ITER_HOLDS_DOCUMENT(&it) || BSON_ITER_HOLDS_ARRAY(&it)) &&
-        sub_->Matches(IterDocument(&it))) {
+    if (accepts(&it)) {
+      if (key != nullptr) *key = IterKey(&it);
       return true;
     }
   }
   return false;
 }
 
+}  // namespace
+
+bool ElemMatchObjectMatchExpression::MatchesSingleElement(const bson_iter_t* value) const {
+  return MatchesSingleElementRecording(value, nullptr);
+}
+
+bool ElemMatchObjectMatchExpression::MatchesSingleElementRecording(const bson_iter_t* value,
+                                                                   MatchDetails* details) const {
+  std::string_view key;
+  auto accepts = [this](const bson_iter_t* it) {
+    return (BSON_ITER_HOLDS_DOCUMENT(it) || BSON_ITER_HOLDS_ARRAY(it)) &&
+           sub_->Matches(IterDocument(it));
+  };
+  if (!FirstAcceptedElement(value, accepts, &key)) return false;
+  if (details != nullptr) details->elem_match_key = std::string(key);
+  return true;
+}
+
 bool ElemMatchValueMatchExpression::MatchesSingleElement(const bson_iter_t* value) const {
-  if (value == nullptr || !BSON_ITER_HOLDS_ARRAY(value)) return false;
-  bson_iter_t it;
-  if (!bson_iter_recurse(value, &it)) return false;
-  while (bson_iter_next(&it)) {
-    bool all = true;
+  return MatchesSingleElementRecording(value, nullptr);
+}
+
+bool ElemMatchValueMatchExpression::MatchesSingleElementRecording(const bson_iter_t* value,
+                                                                  MatchDetails* details) const {
+  std::string_view key;
+  auto accepts = [this](const bson_iter_t* it) {
     for (const auto& sub : subs_) {
-      if (!sub->MatchesSingleElement(&it)) {
-        all = false;
-        break;
-      }
+      if (!sub->MatchesSingleElement(it)) return false;
     }
-    if (all) return true;
-  }
-  return false;
+    return true;
+  };
+  if (!FirstAcceptedElement(value, accepts, &key)) return false;
+  if (details != nullptr) details->elem_match_key = std::string(key);
+  return true;
 }
 
 namespace internal {

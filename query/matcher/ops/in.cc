@@ -1,6 +1,7 @@
 // $in and $nin ($nin is Not($in)): parsing and InMatchExpression, after MongoDB's
-// InMatchExpression (expression_leaf.cpp). Regular expressions in the list are refused until
-// the matcher has PCRE2.
+// InMatchExpression (expression_leaf.cpp). Regular expressions in the list are kept apart from
+// the equalities and match as $regex does (so a regex value in a document matches only an
+// identical regex). Equalities compare under the query's collation, regexes never do.
 #include <algorithm>
 
 #include "common/bson_compare.h"
@@ -11,21 +12,28 @@ namespace cairn::query {
 
 namespace {
 
-int Compare(const BsonElement& a, const BsonElement& b) {
+int Compare(const BsonElement& a, const BsonElement& b, const StringComparator* collator) {
   bson_iter_t x = a.iter(), y = b.iter();
-  return CompareValues(&x, &y);
+  return CompareValues(&x, &y, collator);
 }
 
 }  // namespace
 
-InMatchExpression::InMatchExpression(std::string_view path, std::vector<BsonElement> equalities)
+InMatchExpression::InMatchExpression(std::string_view path, std::vector<BsonElement> equalities,
+                                     std::vector<std::unique_ptr<RegexMatchExpression>> regexes,
+                                     const StringComparator* collator)
     : PathMatchExpression(MatchKind::kIn, path, LeafArrays::kTraverse),
-      equalities_(std::move(equalities)) {
+      equalities_(std::move(equalities)),
+      regexes_(std::move(regexes)),
+      collator_(collator) {
+  // Sorted and deduplicated under the collation, so a lookup is one binary search.
   std::sort(equalities_.begin(), equalities_.end(),
-            [](const BsonElement& a, const BsonElement& b) { return Compare(a, b) < 0; });
+            [collator](const BsonElement& a, const BsonElement& b) {
+              return Compare(a, b, collator) < 0;
+            });
   equalities_.erase(std::unique(equalities_.begin(), equalities_.end(),
-                                [](const BsonElement& a, const BsonElement& b) {
-                                  return Compare(a, b) == 0;
+                                [collator](const BsonElement& a, const BsonElement& b) {
+                                  return Compare(a, b, collator) == 0;
                                 }),
                     equalities_.end());
   for (const BsonElement& e : equalities_) {
@@ -41,13 +49,18 @@ bool InMatchExpression::MatchesSingleElement(const bson_iter_t* value) const {
     if (value == nullptr) return false;
   }
   auto it = std::lower_bound(equalities_.begin(), equalities_.end(), value,
-                             [](const BsonElement& a, const bson_iter_t* b) {
+                             [this](const BsonElement& a, const bson_iter_t* b) {
                                bson_iter_t x = a.iter();
-                               return CompareValues(&x, b) < 0;
+                               return CompareValues(&x, b, collator_) < 0;
                              });
-  if (it == equalities_.end()) return false;
-  bson_iter_t found = it->iter();
-  return CompareValues(&found, value) == 0;
+  if (it != equalities_.end()) {
+    bson_iter_t found = it->iter();
+    if (CompareValues(&found, value, collator_) == 0) return true;
+  }
+  for (const auto& regex : regexes_) {
+    if (regex->MatchesSingleElement(value)) return true;
+  }
+  return false;
 }
 
 namespace internal {
@@ -56,6 +69,7 @@ namespace {
 
 Result<MatchExpressionPtr> ParseInList(const OperatorArgs& args) {
   std::vector<BsonElement> equalities;
+  std::vector<std::unique_ptr<RegexMatchExpression>> regexes;
   bool has_undefined = false;
   bson_iter_t it;
   if (!bson_iter_recurse(args.op, &it)) return Status(ErrorCode::kBadValue, "invalid $in array");
@@ -63,14 +77,19 @@ Result<MatchExpressionPtr> ParseInList(const OperatorArgs& args) {
     if (IsExpressionDocument(&it, false)) {
       return Status(ErrorCode::kBadValue, "cannot nest $ under $in");
     }
-    if (BSON_ITER_HOLDS_REGEX(&it)) return NotSupportedYet("$regex");
+    if (BSON_ITER_HOLDS_REGEX(&it)) {
+      CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<RegexMatchExpression> regex, MakeRegex("", &it));
+      regexes.push_back(std::move(regex));
+      continue;
+    }
     if (BSON_ITER_HOLDS_UNDEFINED(&it)) has_undefined = true;
     equalities.emplace_back(&it);
   }
   if (has_undefined) {
     return Status(ErrorCode::kBadValue, "InMatchExpression equality cannot be undefined");
   }
-  return MatchExpressionPtr(std::make_unique<InMatchExpression>(args.path, std::move(equalities)));
+  return MatchExpressionPtr(std::make_unique<InMatchExpression>(
+      args.path, std::move(equalities), std::move(regexes), CurrentCollator()));
 }
 
 }  // namespace

@@ -27,6 +27,20 @@ bool ListMatchExpression::Matches(BsonView doc) const {
   }
 }
 
+bool ListMatchExpression::MatchesRecording(BsonView doc, MatchDetails* details) const {
+  if (kind() == MatchKind::kOr && children_.size() == 1) {
+    return children_[0]->MatchesRecording(doc, details);
+  }
+  if (kind() != MatchKind::kAnd) return Matches(doc);
+  for (const auto& c : children_) {
+    if (!c->MatchesRecording(doc, details)) {
+      details->elem_match_key.reset();
+      return false;
+    }
+  }
+  return true;
+}
+
 bool ListMatchExpression::MatchesSingleElement(const bson_iter_t* value) const {
   switch (kind()) {
     case MatchKind::kAnd:
@@ -104,7 +118,11 @@ Result<MatchExpressionPtr> ParseAlwaysFalse(const bson_iter_t* op, ParseLevel) {
 }
 
 Result<MatchExpressionPtr> ParseNot(const OperatorArgs& args) {
-  if (BSON_ITER_HOLDS_REGEX(args.op)) return NotSupportedYet("$regex");
+  if (BSON_ITER_HOLDS_REGEX(args.op)) {
+    CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<RegexMatchExpression> regex,
+                           MakeRegex(args.path, args.op));
+    return MatchExpressionPtr(std::make_unique<NotMatchExpression>(std::move(regex)));
+  }
   if (!BSON_ITER_HOLDS_DOCUMENT(args.op)) {
     return Status(ErrorCode::kBadValue, "$not needs a regex or a document");
   }

@@ -11,6 +11,7 @@
 #include <bson/bson.h>
 
 #include "common/status.h"
+#include "common/string_comparator.h"
 
 namespace cairn::query {
 
@@ -27,6 +28,11 @@ class Accumulator {
 
   // Bytes held, counted against the $group memory limit.
   virtual size_t memory_bytes() const = 0;
+
+  // The command's collation ($group sets it before the first Process; it outlives the
+  // accumulator), for the accumulators that compare values ($addToSet, $min, $max).
+  // Default: binary; the others ignore it.
+  virtual void SetCollator(const StringComparator* collator) {}
 };
 
 using AccumulatorFactory = std::unique_ptr<Accumulator> (*)();

@@ -1,5 +1,6 @@
 // $addToSet: the distinct operand values of the group, distinct by MongoDB's value comparison
-// (1, 1.0 and NumberLong(1) are one value; the first seen is kept), skipping missing ones
+// (1, 1.0 and NumberLong(1) are one value, strings under the command's collation; the first seen
+// is kept), skipping missing ones
 // (AccumulatorAddToSet). MongoDB leaves the order unspecified; Cairn keeps first-seen order.
 #include <map>
 #include <vector>
@@ -28,6 +29,10 @@ class AddToSetAccumulator final : public Accumulator {
   }
 
   size_t memory_bytes() const override { return sizeof(*this) + bytes_; }
+
+  void SetCollator(const StringComparator* collator) override {
+    seen_ = std::map<const OwnedValue*, size_t, OwnedValueLess>(OwnedValueLess{collator});
+  }
 
  private:
 

@@ -16,7 +16,9 @@ class MinMaxAccumulator final : public Accumulator {
     if (value == nullptr || BSON_ITER_HOLDS_NULL(value) || BSON_ITER_HOLDS_UNDEFINED(value)) {
       return Status::OK();
     }
-    if (best_.missing() || CompareOwned(best_, value) * sense_ > 0) best_ = OwnedValue(value);
+    if (best_.missing() || CompareOwned(best_, value, collator_) * sense_ > 0) {
+      best_ = OwnedValue(value);
+    }
     return Status::OK();
   }
 
@@ -24,9 +26,12 @@ class MinMaxAccumulator final : public Accumulator {
 
   size_t memory_bytes() const override { return sizeof(*this) + best_.memory_bytes(); }
 
+  void SetCollator(const StringComparator* collator) override { collator_ = collator; }
+
  private:
   int sense_;  // 1: keep the smallest ($min); -1: keep the largest ($max)
   OwnedValue best_;
+  const StringComparator* collator_ = nullptr;  // strings compare under it
 };
 
 }  // namespace

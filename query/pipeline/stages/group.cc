@@ -1,19 +1,20 @@
 // $group: groups documents by an _id and folds each group's documents through accumulators
-// (accumulators/). Cairn supports an _id that is a constant or one field path ("$a.b"), and
-// accumulators whose operand is a constant or a field path (operand.h); the rest is refused at
-// parse time. Parse errors follow DocumentSourceGroup / AccumulationStatement, in their order:
+// (accumulators/). The _id and each accumulator's operand are aggregation expressions
+// (query/expression/), an _id object without a leading operator being a document of expressions.
+// Parse errors follow DocumentSourceGroup / AccumulationStatement, in their order:
 // 15947 (not an object), 15948 (two _id), 40234 (not an accumulator object), 40235 ('.' in the
 // name), 40236 ('$' name), 40238 (several accumulators), 40237 (array operand), 15952 (unknown
 // accumulator), TypeMismatch ($count with arguments), 17390 (inclusion-style _id), 15955 (no
 // _id). Execution: a missing _id value groups as null; keys compare with MongoDB's value
-// comparison (1, 1.0 and NumberLong(1) are one group, shown as the first seen); groups come out
+// comparison (1, 1.0 and NumberLong(1) are one group, shown as the first seen; strings under
+// the command's collation); groups come out
 // in first-seen order (MongoDB leaves it unspecified); no input, no output. Blocking: fails with
 // 292 past PipelineOptions::max_memory_bytes.
 #include <map>
 #include <vector>
 
+#include "query/expression/expression.h"
 #include "query/pipeline/accumulators/accumulator.h"
-#include "query/pipeline/operand.h"
 #include "query/pipeline/stages/stage_parsers.h"
 #include "query/pipeline/value.h"
 
@@ -24,31 +25,41 @@ namespace {
 struct AccumulatedField {
   std::string name;  // output field
   AccumulatorFactory make;
-  Operand operand;
+  ExpressionPtr operand;
 };
 
 class GroupStage final : public Stage {
  public:
-  GroupStage(Operand id, std::vector<AccumulatedField> fields, int64_t max_memory_bytes)
-      : id_(std::move(id)), fields_(std::move(fields)), max_memory_bytes_(max_memory_bytes) {}
+  GroupStage(ExpressionPtr id, std::vector<AccumulatedField> fields, int64_t max_memory_bytes,
+             size_t num_slots, std::shared_ptr<const StringComparator> collator)
+      : id_(std::move(id)),
+        fields_(std::move(fields)),
+        max_memory_bytes_(max_memory_bytes),
+        num_slots_(num_slots),
+        collator_(std::move(collator)) {}
 
   std::string_view name() const override { return "$group"; }
   std::unique_ptr<DocumentSource> Bind(std::unique_ptr<DocumentSource> child) const override;
 
-  const Operand& id() const { return id_; }
+  const Expression& id() const { return *id_; }
   const std::vector<AccumulatedField>& fields() const { return fields_; }
   int64_t max_memory_bytes() const { return max_memory_bytes_; }
+  size_t num_slots() const { return num_slots_; }
+  // The command's collation: keys whose strings are equal under it are one group.
+  const StringComparator* collator() const { return collator_.get(); }
 
  private:
-  Operand id_;
+  ExpressionPtr id_;
   std::vector<AccumulatedField> fields_;
   int64_t max_memory_bytes_;
+  size_t num_slots_;
+  std::shared_ptr<const StringComparator> collator_;
 };
 
 class GroupExecutor final : public ChildSource {
  public:
   GroupExecutor(const GroupStage& stage, std::unique_ptr<DocumentSource> child)
-      : ChildSource(std::move(child)), stage_(stage) {}
+      : ChildSource(std::move(child)), stage_(stage), index_(OwnedValueLess{stage.collator()}) {}
 
   bool Next() override {
     if (!loaded_) {
@@ -95,6 +106,7 @@ class GroupExecutor final : public ChildSource {
     group->key = OwnedValue(key);
     for (const AccumulatedField& field : stage_.fields()) {
       group->accumulators.push_back(field.make());
+      group->accumulators.back()->SetCollator(stage_.collator());
       memory_ += static_cast<int64_t>(group->accumulators.back()->memory_bytes());
     }
     memory_ += static_cast<int64_t>(group->key.memory_bytes()) + kGroupOverheadBytes;
@@ -104,18 +116,23 @@ class GroupExecutor final : public ChildSource {
   }
 
   bool Load() {
-    BsonDoc scratch;
+    Variables vars(stage_.num_slots());
     while (child_->Next()) {
       BsonView doc = child_->document();
-      bson_iter_t key;
-      if (!stage_.id().Evaluate(doc, &scratch, &key)) key = *NullValue();
+      vars.SetRoot(doc);
+      Result<Value> key_value = stage_.id().Evaluate(&vars);
+      if (!key_value.ok()) return Fail(key_value.status());
+      // A missing _id groups as null.
+      bson_iter_t key = key_value->missing() ? *NullValue() : key_value->iter();
       Group* group = FindOrAddGroup(&key);
       for (size_t i = 0; i < group->accumulators.size(); ++i) {
         Accumulator& accumulator = *group->accumulators[i];
-        bson_iter_t value;
-        bool present = stage_.fields()[i].operand.Evaluate(doc, &scratch, &value);
+        Result<Value> value = stage_.fields()[i].operand->Evaluate(&vars);
+        if (!value.ok()) return Fail(value.status());
+        bson_iter_t it;
+        if (!value->missing()) it = value->iter();
         int64_t before = static_cast<int64_t>(accumulator.memory_bytes());
-        Status status = accumulator.Process(present ? &value : nullptr);
+        Status status = accumulator.Process(value->missing() ? nullptr : &it);
         if (!status.ok()) return Fail(std::move(status));
         memory_ += static_cast<int64_t>(accumulator.memory_bytes()) - before;
       }
@@ -144,8 +161,8 @@ Status NotSupported(std::string what) {
 }
 
 // The _id of a $group (parseIdExpression): an object without a leading $-operator is a
-// document of expressions, refused after MongoDB's own check for inclusion-style values.
-Result<Operand> ParseId(const bson_iter_t* value) {
+// document of expressions, after MongoDB's check for inclusion-style values.
+Result<ExpressionPtr> ParseId(const bson_iter_t* value, ParseContext& ctx) {
   if (BSON_ITER_HOLDS_DOCUMENT(value)) {
     BsonView object = IterDocument(value);
     bson_iter_t it;
@@ -157,17 +174,12 @@ Result<Operand> ParseId(const bson_iter_t* value) {
                         "$group does not support inclusion-style expressions");
         }
       }
-      return NotSupported("A $group _id that is a document of expressions");
     }
   }
-  Result<Operand> id = Operand::Parse(value);
-  if (!id.ok() && id.status().code() == ErrorCode::kBadValue && BSON_ITER_HOLDS_ARRAY(value)) {
-    return NotSupported("A $group _id that is an array of expressions");
-  }
-  return id;
+  return ParseOperand(value, ctx);
 }
 
-Result<AccumulatedField> ParseAccumulatedField(const bson_iter_t* elem) {
+Result<AccumulatedField> ParseAccumulatedField(const bson_iter_t* elem, ParseContext& ctx) {
   std::string_view name = IterKey(elem);
   bson_iter_t spec;
   bool is_accumulator_object = BSON_ITER_HOLDS_DOCUMENT(elem) &&
@@ -199,20 +211,16 @@ Result<AccumulatedField> ParseAccumulatedField(const bson_iter_t* elem) {
     if (IsKnownAccumulator(op)) return NotSupported("The $group accumulator " + std::string(op));
     return Status(ErrorCode::kLocation15952, "unknown group operator '" + std::string(op) + "'");
   }
-  AccumulatedField field{std::string(name), make, Operand()};
+  AccumulatedField field{std::string(name), make, nullptr};
   if (op == "$count") {
     // parseCountAccumulator: {$count: {}} is {$sum: 1}.
     if (!BSON_ITER_HOLDS_DOCUMENT(&spec) || !IterDocument(&spec).empty()) {
       return Status(ErrorCode::kTypeMismatch, "$count takes no arguments, i.e. $count:{}");
     }
-    BsonDoc one = BsonDoc::FromJson(R"({"": 1})");
-    bson_iter_t it;
-    one.view().Init(&it);
-    bson_iter_next(&it);
-    CAIRN_ASSIGN_OR_RETURN(field.operand, Operand::Parse(&it));
+    field.operand = MakeConstant(Value::Int32(1));
     return field;
   }
-  CAIRN_ASSIGN_OR_RETURN(field.operand, Operand::Parse(&spec));
+  CAIRN_ASSIGN_OR_RETURN(field.operand, ParseOperand(&spec, ctx));
   return field;
 }
 
@@ -222,22 +230,24 @@ Result<StagePtr> ParseGroup(const bson_iter_t* spec, const PipelineOptions& opti
   if (!BSON_ITER_HOLDS_DOCUMENT(spec)) {
     return Status(ErrorCode::kLocation15947, "a group's fields must be specified in an object");
   }
-  std::optional<Operand> id;
+  ParseContext ctx(options.expression_context);
+  ExpressionPtr id;
   std::vector<AccumulatedField> fields;
   bson_iter_t it;
   IterDocument(spec).Init(&it);
   while (bson_iter_next(&it)) {
     if (IterKey(&it) == "_id") {
       if (id) return Status(ErrorCode::kLocation15948, "a group's _id may only be specified once");
-      CAIRN_ASSIGN_OR_RETURN(id, ParseId(&it));
+      CAIRN_ASSIGN_OR_RETURN(id, ParseId(&it, ctx));
       continue;
     }
-    CAIRN_ASSIGN_OR_RETURN(AccumulatedField field, ParseAccumulatedField(&it));
+    CAIRN_ASSIGN_OR_RETURN(AccumulatedField field, ParseAccumulatedField(&it, ctx));
     fields.push_back(std::move(field));
   }
   if (!id) return Status(ErrorCode::kLocation15955, "a group specification must include an _id");
-  return StagePtr(
-      std::make_shared<GroupStage>(std::move(*id), std::move(fields), options.max_memory_bytes));
+  return StagePtr(std::make_shared<GroupStage>(std::move(id), std::move(fields),
+                                               options.max_memory_bytes, ctx.num_slots(),
+                                               ctx.context().shared_collator()));
 }
 
 }  // namespace cairn::query::stages

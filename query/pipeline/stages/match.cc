@@ -1,5 +1,6 @@
-// $match: filters documents with the query matcher (query/matcher). Parse: the argument must be
-// an object (15959); the filter's own errors are the matcher's. The leading $match of a pipeline
+// $match: filters documents with the query matcher (query/matcher), its $expr clauses reading the
+// pipeline's `let` variables. Parse: the argument must be an object (15959); the filter's own
+// errors are the matcher's; a $expr evaluation error ends the pipeline. The leading $match of a pipeline
 // is exposed through Pipeline::leading_match() so the server can run it as its query.
 #include "query/matcher/matcher.h"
 #include "query/pipeline/stages/stage_parsers.h"
@@ -27,7 +28,9 @@ class MatchExecutor final : public ChildSource {
 
   bool Next() override {
     while (child_->Next()) {
-      if (stage_.matcher()->Matches(child_->document())) return true;
+      Result<bool> matched = stage_.matcher()->MatchesChecked(child_->document());
+      if (!matched.ok()) return Fail(matched.status());  // a $expr evaluation error
+      if (*matched) return true;
     }
     return false;
   }
@@ -47,7 +50,8 @@ Result<StagePtr> ParseMatch(const bson_iter_t* spec, const PipelineOptions& opti
   if (!BSON_ITER_HOLDS_DOCUMENT(spec)) {
     return Status(ErrorCode::kLocation15959, "the match filter must be an expression in an object");
   }
-  CAIRN_ASSIGN_OR_RETURN(Matcher matcher, Matcher::Parse(IterDocument(spec)));
+  CAIRN_ASSIGN_OR_RETURN(Matcher matcher,
+                         Matcher::Parse(IterDocument(spec), options.expression_context));
   return StagePtr(std::make_shared<MatchStage>(std::move(matcher)));
 }
 

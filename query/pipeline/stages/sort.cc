@@ -150,7 +150,12 @@ Result<StagePtr> ParseSort(const bson_iter_t* spec, const PipelineOptions& optio
   if (!BSON_ITER_HOLDS_DOCUMENT(spec)) {
     return Status(ErrorCode::kLocation15973, "the $sort key specification must be an object");
   }
-  CAIRN_ASSIGN_OR_RETURN(SortPattern pattern, SortPattern::Parse(IterDocument(spec)));
+  // Strings sort under the command's collation, if any.
+  CAIRN_ASSIGN_OR_RETURN(
+      SortPattern pattern,
+      SortPattern::Parse(IterDocument(spec), options.expression_context != nullptr
+                                                 ? options.expression_context->shared_collator()
+                                                 : nullptr));
   if (pattern.empty()) {
     return Status(ErrorCode::kLocation15976, "$sort stage must have at least one sort key");
   }

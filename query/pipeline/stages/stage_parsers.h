@@ -17,6 +17,10 @@ Result<StagePtr> ParseProject(const bson_iter_t* spec, const PipelineOptions& op
 Result<StagePtr> ParseUnset(const bson_iter_t* spec, const PipelineOptions& options);    // unset.cc
 Result<StagePtr> ParseCount(const bson_iter_t* spec, const PipelineOptions& options);    // count.cc
 Result<StagePtr> ParseGroup(const bson_iter_t* spec, const PipelineOptions& options);    // group.cc
+// $addFields and its alias $set (add_fields.cc).
+Result<StagePtr> ParseAddFields(const bson_iter_t* spec, const PipelineOptions& options);
+// $replaceRoot and its alias $replaceWith (replace_root.cc).
+Result<StagePtr> ParseReplaceRoot(const bson_iter_t* spec, const PipelineOptions& options);
 
 // project.cc: a $project/$unset stage over an already-built projection spec; `stage_name` is
 // the name errors carry ("Invalid $unset :: caused by :: ...").

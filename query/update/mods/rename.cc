@@ -1,7 +1,8 @@
 // $rename: moves a field's value to another path ({$rename: {from: "to"}}). The modifier sits
 // at the destination path; the source holds a placeholder so both paths conflict with other
 // operators. A missing source is a no-op; a source or destination inside an array is BadValue;
-// the source path through a scalar is PathNotViable. MongoDB: rename_node.cpp.
+// the source path through a scalar is PathNotViable; "$" and "$[...]" components are refused
+// ("... may not be dynamic"). MongoDB: rename_node.cpp.
 #include "query/update/update_internal.h"
 
 namespace cairn::query::update_internal {
@@ -132,13 +133,13 @@ Result<std::unique_ptr<Modifier>> MakeRename(const ModifierArg& arg) {
                       ElementToString(arg.path, &arg.value));
   }
   for (const std::string& part : from_parts) {
-    if (part == "$") {
+    if (part == "$" || IsArrayFilterIdentifier(part)) {
       return Status(ErrorCode::kBadValue,
                     "The source field for $rename may not be dynamic: " + std::string(arg.path));
     }
   }
   for (const std::string& part : to_parts) {
-    if (part == "$") {
+    if (part == "$" || IsArrayFilterIdentifier(part)) {
       return Status(ErrorCode::kBadValue,
                     "The destination field for $rename may not be dynamic: " + std::string(to));
     }

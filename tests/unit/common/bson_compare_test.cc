@@ -404,5 +404,56 @@ TEST(BsonCompare, ShouldCompareCodeAndCodeWithScope) {
               Value::Json(R"({"$code": "a", "$scope": {"x": 1.0}})"));
 }
 
+// A collation stand-in: ASCII letters compare case-insensitively.
+class CaseInsensitive final : public StringComparator {
+ public:
+  int Compare(std::string_view a, std::string_view b) const override {
+    std::string x = Fold(a), y = Fold(b);
+    return x < y ? -1 : (x > y ? 1 : 0);
+  }
+  void AppendComparisonKey(std::string_view s, std::string* out) const override {
+    out->append(Fold(s));
+  }
+
+ private:
+  static std::string Fold(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) {
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    }
+    return out;
+  }
+};
+
+TEST(BsonCompare, ShouldCompareStringsAndSymbolsWithTheStringComparator) {
+  const CaseInsensitive collation;
+  struct Case {
+    const char* a;
+    const char* b;
+    int with_collation;  // sign of CompareValues(a, b, &collation)
+  };
+  const Case cases[] = {
+      {R"("abc")", R"("ABC")", 0},
+      {R"("B")", R"("a")", 1},
+      {R"({"$symbol": "abc"})", R"("ABC")", 0},
+      {R"({"k": "x"})", R"({"k": "X"})", 0},        // strings nested in documents
+      {R"(["a", ["b"]])", R"(["A", ["B"]])", 0},    // and arrays, at any depth
+      {R"({"k": "x"})", R"({"K": "x"})", 1},        // field names stay binary
+      {R"({"$code": "a"})", R"({"$code": "A"})", 1},  // code stays binary
+      {R"({"$code": "c", "$scope": {"s": "a"}})", R"({"$code": "c", "$scope": {"s": "A"}})", 1},
+      {R"(1)", R"("a")", -1},  // the type order first
+  };
+  for (const Case& c : cases) {
+    Value a = Value::Json(c.a), b = Value::Json(c.b);
+    int got = CompareValues(a.it(), b.it(), &collation);
+    EXPECT_EQ(got < 0 ? -1 : (got > 0 ? 1 : 0), c.with_collation) << c.a << " vs " << c.b;
+    EXPECT_EQ(ValuesEqual(a.it(), b.it(), &collation), c.with_collation == 0) << c.a;
+  }
+  BsonDoc x = BsonDoc::FromJson(R"({"a": "x", "b": ["Y"]})");
+  BsonDoc y = BsonDoc::FromJson(R"({"a": "X", "b": ["y"]})");
+  EXPECT_EQ(CompareDocuments(x.view(), y.view(), &collation), 0);
+  EXPECT_NE(CompareDocuments(x.view(), y.view()), 0);  // binary without one
+}
+
 }  // namespace
 }  // namespace cairn

@@ -351,5 +351,37 @@ TEST(Catalog, ShouldCreateAndDropSecondaryIndexes) {
   EXPECT_FALSE(engine->ScanIndex(index_prefix, "", "")->Next());
 }
 
+TEST(Catalog, ShouldKeepAnIndexStateBesideItsSpecAndUpdateBothAtomically) {
+  TempDir dir;
+  {
+    auto engine = OpenOrDie(dir.db());
+    Create(*engine, "db.c");
+    BsonDoc spec = BsonDoc::FromJson(R"({"v": 2, "key": {"a": 1}, "name": "a_1"})");
+    BsonDoc building = BsonDoc::FromJson(R"({"ready": false})");
+    auto r = engine->catalog().CreateIndex("db.c", "a_1", spec.view(), building.view());
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ((*r)->indexes[1].state.ToJson(), R"({ "ready" : false })");
+    EXPECT_TRUE((*r)->indexes[0].state.view().empty());
+
+    BsonDoc hidden = BsonDoc::FromJson(R"({"v": 2, "hidden": true, "key": {"a": 1}, "name": "a_1"})");
+    BsonDoc ready = BsonDoc::FromJson(R"({"ready": true})");
+    auto u = engine->catalog().UpdateIndex("db.c", "a_1", hidden.view(), ready.view());
+    ASSERT_TRUE(u.ok()) << u.status().ToString();
+    EXPECT_EQ((*u)->indexes[1].prefix, (*r)->indexes[1].prefix);
+    EXPECT_EQ(engine->catalog().UpdateIndex("db.c", "b_1", hidden.view(), ready.view())
+                  .status().code(),
+              ErrorCode::kIndexNotFound);
+    EXPECT_EQ(engine->catalog().UpdateIndex("db.x", "a_1", hidden.view(), ready.view())
+                  .status().code(),
+              ErrorCode::kNamespaceNotFound);
+  }
+  auto engine = OpenOrDie(dir.db());
+  CollectionHandle c = engine->catalog().Find("db.c");
+  ASSERT_EQ(c->indexes.size(), 2u);
+  EXPECT_EQ(c->indexes[1].spec.ToJson(),
+            R"({ "v" : 2, "hidden" : true, "key" : { "a" : 1 }, "name" : "a_1" })");
+  EXPECT_EQ(c->indexes[1].state.ToJson(), R"({ "ready" : true })");
+}
+
 }  // namespace
 }  // namespace cairn::storage

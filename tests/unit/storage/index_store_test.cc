@@ -117,5 +117,42 @@ TEST(IndexStore, ShouldStoreTheRecordIdEncodingAsAnIdIndexValue) {
   EXPECT_EQ(DecodeRecordId(value), 42);
 }
 
+TEST(IndexStore, ShouldScanARangeBackwards) {
+  Fixture f;
+  Entries out;
+  auto cursor = f.engine->ScanIndexReverse(f.index, "a", "c");
+  while (cursor->Next()) out.emplace_back(cursor->key(), cursor->value());
+  EXPECT_EQ(out, (Entries{{"b", "v-b"}, {"ab", "v-ab"}, {"a", "v-a"}}));
+}
+
+TEST(IndexStore, ShouldSeekForwardToTheFirstKeyAtOrAfterTheTarget) {
+  Fixture f;
+  auto cursor = f.engine->ScanIndex(f.index, "", "");
+  cursor->Seek("aa");
+  ASSERT_TRUE(cursor->Next());
+  EXPECT_EQ(cursor->key(), "ab");
+  ASSERT_TRUE(cursor->Next());
+  EXPECT_EQ(cursor->key(), "b");
+  cursor->Seek("d");
+  ASSERT_TRUE(cursor->Next());
+  EXPECT_EQ(cursor->key(), "d");
+  cursor->Seek("e");
+  ASSERT_TRUE(cursor->Next());  // the 0xFF 0xFF entry
+  EXPECT_FALSE(cursor->Next());
+}
+
+TEST(IndexStore, ShouldSeekBackwardToTheLastKeyBeforeTheTarget) {
+  Fixture f;
+  auto cursor = f.engine->ScanIndexReverse(f.index, "", "");
+  cursor->Seek("c");
+  ASSERT_TRUE(cursor->Next());
+  EXPECT_EQ(cursor->key(), "b");
+  cursor->Seek("ab");
+  ASSERT_TRUE(cursor->Next());
+  EXPECT_EQ(cursor->key(), "a");
+  cursor->Seek(std::string("\0", 1));
+  EXPECT_FALSE(cursor->Next());  // nothing below the lowest entry within this index
+}
+
 }  // namespace
 }  // namespace cairn::storage

@@ -63,16 +63,6 @@ const GroupErrorCase kGroupErrors[] = {
      "The $group accumulator $stdDevPop is not supported by Cairn yet"},
     {R"({"_id": 1, "n": {"$mergeObjects": "$a"}})", 2,
      "The $group accumulator $mergeObjects is not supported by Cairn yet"},
-    {R"({"_id": 1, "n": {"$sum": {"$add": ["$a", 1]}}})", 2,
-     "The expression $add is not supported by Cairn yet"},
-    {R"({"_id": {"$toUpper": "$a"}})", 2, "The expression $toUpper is not supported by Cairn yet"},
-    {R"({"_id": {"a": "$a", "b": "$b"}})", 2,
-     "A $group _id that is a document of expressions is not supported by Cairn yet"},
-    {R"({"_id": ["$a", "$b"]})", 2,
-     "A $group _id that is an array of expressions is not supported by Cairn yet"},
-    {R"({"_id": "$$ROOT"})", 2, "The variable $$ROOT is not supported by Cairn yet"},
-    {R"({"_id": 1, "all": {"$push": "$$CURRENT"}})", 2,
-     "The variable $$CURRENT is not supported by Cairn yet"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Group, GroupParseError, ::testing::ValuesIn(kGroupErrors));
@@ -111,6 +101,38 @@ TEST(Group, ShouldEvaluateFieldPathsThroughDocumentsAndArrays) {
                 R"({"a": 5})", R"({"a": []})"},
                {R"({"_id": "x", "n": 1})", R"({"_id": [1, [3]], "n": 1})", R"({"_id": null, "n": 1})",
                 R"({"_id": [], "n": 1})"});
+}
+
+TEST(Group, ShouldGroupByAndAccumulateExpressions) {
+  const std::vector<std::string> docs = {R"({"a": 1, "b": "x", "v": 2})",
+                                         R"({"a": 2, "b": "x", "v": 3})",
+                                         R"({"a": 1, "b": "y", "v": 4})"};
+  ExpectOutput(R"([{"$group": {"_id": {"a": "$a", "b": "$b"}, "n": {"$sum": {"$add": ["$v", 1]}}}}])",
+               docs,
+               {R"({"_id": {"a": 1, "b": "x"}, "n": 3})", R"({"_id": {"a": 2, "b": "x"}, "n": 4})",
+                R"({"_id": {"a": 1, "b": "y"}, "n": 5})"});
+  ExpectOutput(R"([{"$group": {"_id": {"$toUpper": "$b"}, "all": {"$push": "$$CURRENT.v"}}}])",
+               docs, {R"({"_id": "X", "all": [2, 3]})", R"({"_id": "Y", "all": [4]})"});
+  ExpectOutput(R"([{"$group": {"_id": ["$b"], "n": {"$count": {}}}}])", docs,
+               {R"({"_id": ["x"], "n": 2})", R"({"_id": ["y"], "n": 1})"});
+  ExpectOutput(R"([{"$group": {"_id": "$$ROOT.b", "first": {"$first": "$$ROOT"}}}, {"$limit": 1}])",
+               docs, {R"({"_id": "x", "first": {"a": 1, "b": "x", "v": 2}})"});
+}
+
+TEST(Group, ShouldReadCommandLetVariables) {
+  PipelineOptions options;
+  BsonDoc let = BsonDoc::FromJson(R"({"k": 10})");
+  options.expression_context = *ExpressionContext::Make(let.view());
+  Result<std::vector<std::string>> out =
+      RunPipeline(R"([{"$group": {"_id": null, "n": {"$sum": {"$multiply": ["$v", "$$k"]}}}}])",
+                  {R"({"v": 1})", R"({"v": 2})"}, options);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(*out, C(std::vector<std::string>{R"({"_id": null, "n": 30})"}));
+}
+
+TEST(Group, ShouldStopAtAnExpressionError) {
+  ExpectError(R"([{"$group": {"_id": {"$divide": [1, "$d"]}}}])", {R"({"d": 0})"}, 2,
+              "can't $divide by zero");
 }
 
 TEST(Group, ShouldEmitIdThenAccumulatorsInSpecificationOrder) {

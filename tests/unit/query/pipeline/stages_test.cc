@@ -184,12 +184,108 @@ TEST(ProjectStage, ShouldIncludeOrExcludeFields) {
                {R"({"_id": 1, "name": "ann"})"});
 }
 
-TEST(ProjectStage, ShouldRefuseComputedFieldsPrecisely) {
-  Result<std::vector<std::string>> out = RunPipeline(R"([{"$project": {"n": "$name"}}])", kPeople);
-  ASSERT_FALSE(out.ok());
-  EXPECT_EQ(out.status().code(), ErrorCode::kBadValue);
-  EXPECT_EQ(out.status().reason().rfind("Invalid $project :: caused by :: ", 0), 0u)
-      << out.status().reason();
+TEST(ProjectStage, ShouldComputeFieldsAfterTheIncludedOnes) {
+  ExpectOutput(R"([{"$project": {"n": {"$toUpper": "$name"}, "age": 1}}, {"$limit": 1}])", kPeople,
+               {R"({"_id": 1, "age": 30, "n": "ANN"})"});
+  ExpectOutput(R"([{"$project": {"_id": 0, "n": "$name", "lit": "x", "arr": ["$age", 1]}},
+                   {"$limit": 1}])",
+               kPeople, {R"({"n": "ann", "lit": "x", "arr": [30, 1]})"});
+  ExpectOutput(R"([{"$project": {"city": {"name": 1, "upper": {"$toUpper": "$city.name"}}}},
+                   {"$limit": 1}])",
+               kPeople, {R"({"_id": 1, "city": {"name": "oslo", "upper": "OSLO"}})"});
+  ExpectOutput(R"([{"$project": {"_id": "$name", "x": {"$literal": 1}}}, {"$limit": 1}])", kPeople,
+               {R"({"_id": "ann", "x": 1})"});
+  ExpectOutput(R"([{"$project": {"gone": "$$REMOVE", "a": "$age"}}, {"$limit": 1}])", kPeople,
+               {R"({"_id": 1, "a": 30})"});
+}
+
+TEST(ProjectStage, ShouldApplyMongoDBsMixingRules) {
+  ExpectError(R"([{"$project": {"a": 0, "b": "$x"}}])", {}, 31252,
+              "Invalid $project :: caused by :: Cannot use expression other than $meta in "
+              "exclusion projection");
+  ExpectError(R"([{"$project": {"b": "$x", "a": 0}}])", {}, 31254,
+              "Invalid $project :: caused by :: Cannot do exclusion on field a in inclusion "
+              "projection");
+  ExpectError(R"([{"$project": {"a": 0, "b": 1, "c": "$x"}}])", {}, 31253);
+  ExpectError(R"([{"$project": {"b": 1, "b.c": "$x"}}])", {}, 31249,
+              "Invalid $project :: caused by :: Path collision at b.c remaining portion c");
+  ExpectError(R"([{"$project": {"a": {"$bogus": 1}}}])", {}, 168,
+              "Invalid $project :: caused by :: Unrecognized expression '$bogus'");
+  ExpectError(R"([{"$project": {"a": {"$elemMatch": {"b": 1}}}}])", {}, 168,
+              "Invalid $project :: caused by :: Cannot use $elemMatch in this context");
+  ExpectOutput(R"([{"$project": {"_id": 0, "a": "$x"}}])", {R"({"_id": 1, "x": 2})"},
+               {R"({"a": 2})"});
+}
+
+TEST(AddFieldsStage, ShouldSetFieldsInPlaceOrAppendThem) {
+  ExpectOutput(R"([{"$addFields": {"age": {"$add": ["$age", 1]}, "tag": "t"}}, {"$limit": 1}])",
+               kPeople,
+               {R"({"_id": 1, "name": "ann", "age": 31, "city": {"name": "oslo", "zip": "0150"},
+                    "tag": "t"})"});
+  ExpectOutput(R"([{"$set": {"city.country": "no", "name": "$$REMOVE"}}, {"$limit": 1}])", kPeople,
+               {R"({"_id": 1, "age": 30, "city": {"name": "oslo", "zip": "0150", "country": "no"}})"});
+  ExpectOutput(R"([{"$addFields": {"a": {"b": 1, "c": {}}}}])", {R"({"a": {"x": 0}})"},
+               {R"({"a": {"x": 0, "b": 1, "c": {}}})"});
+  ExpectOutput(R"([{"$addFields": {"a.b": "$v"}}])", {R"({"a": [1, {"x": 1}, [2]], "v": 7})"},
+               {R"({"a": [{"b": 7}, {"x": 1, "b": 7}, [{"b": 7}]], "v": 7})"});
+  ExpectOutput(R"([{"$addFields": {"a.b": 1}}])", {R"({"a": 5})", R"({})"},
+               {R"({"a": {"b": 1}})", R"({"a": {"b": 1}})"});
+  ExpectOutput(R"([{"$addFields": {}}])", {R"({"a": 5})"}, {R"({"a": 5})"});
+}
+
+TEST(AddFieldsStage, ShouldAnswerMongoDBsErrors) {
+  ExpectError(R"([{"$addFields": 1}])", {}, 40272,
+              "$addFields specification stage must be an object, got int");
+  ExpectError(R"([{"$set": []}])", {}, 40272, "$set specification stage must be an object, got array");
+  ExpectError(R"([{"$addFields": {"$a": 1}}])", {}, 16410,
+              "Invalid $addFields :: caused by :: FieldPath field names may not start with '$'. "
+              "Consider using $getField or $setField.");
+  ExpectError(R"([{"$set": {"a": 1, "a.b": 2}}])", {}, 31249,
+              "Invalid $set :: caused by :: Path collision at a.b remaining portion b");
+  ExpectError(R"([{"$set": {"a.b": 1, "a": 2}}])", {}, 31250,
+              "Invalid $set :: caused by :: Path collision at a");
+  ExpectError(R"([{"$set": {"a": {"$divide": ["$x", 0]}}}])", {R"({"x": 1})"}, 2,
+              "can't $divide by zero");
+}
+
+TEST(MatchStage, ShouldEvaluateExprWithTheCommandsLetVariables) {
+  PipelineOptions options;
+  BsonDoc let = BsonDoc::FromJson(R"({"minAge": 30, "tag": "old"})");
+  options.expression_context = *ExpressionContext::Make(let.view());
+  Result<std::vector<std::string>> out = RunPipeline(
+      R"([{"$match": {"$expr": {"$gte": ["$age", "$$minAge"]}}},
+          {"$project": {"_id": 1, "tag": "$$tag"}}])",
+      kPeople, options);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(*out, C(std::vector<std::string>{R"({"_id": 1, "tag": "old"})",
+                                             R"({"_id": 3, "tag": "old"})"}));
+}
+
+TEST(MatchStage, ShouldStopAtAnExprEvaluationError) {
+  ExpectError(R"([{"$match": {"$expr": {"$divide": ["$age", 0]}}}])", kPeople, 2,
+              "can't $divide by zero");
+}
+
+TEST(ReplaceRootStage, ShouldReplaceEachDocument) {
+  ExpectOutput(R"([{"$replaceRoot": {"newRoot": "$city"}}, {"$limit": 1}])", kPeople,
+               {R"({"name": "oslo", "zip": "0150"})"});
+  ExpectOutput(R"([{"$replaceWith": {"$mergeObjects": [{"n": "$name"}, "$city"]}}, {"$limit": 1}])",
+               kPeople, {R"({"n": "ann", "name": "oslo", "zip": "0150"})"});
+}
+
+TEST(ReplaceRootStage, ShouldAnswerMongoDBsErrors) {
+  ExpectError(R"([{"$replaceRoot": {"newRoot": "$missing"}}])", {R"({"_id": 1})"}, 40228,
+              "'newRoot' expression  must evaluate to an object, but resulting value was: "
+              "MISSING. Type of resulting value: 'missing'. Input document: {_id: 1}");
+  ExpectError(R"([{"$replaceWith": "$a"}])", {R"({"_id": 1, "a": [1]})"}, 40228,
+              "'replacement document'  must evaluate to an object, but resulting value was: [1]. "
+              "Type of resulting value: 'array'. Input document: {_id: 1, a: [1]}");
+  ExpectError(R"([{"$replaceRoot": "$a"}])", {}, 40229,
+              "expected an object as specification for $replaceRoot stage, got string");
+  ExpectError(R"([{"$replaceRoot": {}}])", {}, 40414,
+              "BSON field '$replaceRoot.newRoot' is missing but a required field");
+  ExpectError(R"([{"$replaceRoot": {"newRoot": "$a", "x": 1}}])", {}, 40415,
+              "BSON field '$replaceRoot.x' is an unknown field.");
 }
 
 TEST(UnsetStage, ShouldRemoveTheNamedFields) {

@@ -7,17 +7,12 @@
 
 #include <string>
 
+#include "tests/unit/query/bson_test_util.h"
+
 namespace cairn::query {
 namespace {
 
-std::string Canonical(BsonView view) {
-  bson_t b = view.AsBson();
-  size_t len = 0;
-  char* json = bson_as_canonical_extended_json(&b, &len);
-  std::string out(json, len);
-  bson_free(json);
-  return out;
-}
+using testing::Canonical;
 
 struct Case {
   const char* name;
@@ -283,15 +278,13 @@ const Case kParseCases[] = {
      "Cannot have positional (i.e. '$') element in the first position in path '$.a'"},
     {"TwoPositionalsIsBadValue", R"({"_id": 1})", R"({"$set": {"a.$.b.$": 1}})", nullptr, 2,
      "Too many positional (i.e. '$') elements found in path 'a.$.b.$'"},
-    {"PositionalIsNotSupportedYet", R"({"_id": 1})", R"({"$set": {"a.$": 1}})", nullptr, 2,
-     "The positional operator '$' (path 'a.$') is not supported yet"},
+    {"PositionalWithoutQueryMatchIsBadValue", R"({"_id": 1})", R"({"$set": {"a.$": 1}})",
+     nullptr, 2, "The positional operator did not find the match needed from the query."},
     {"ArrayFilterWithoutFilterIsBadValue", R"({"_id": 1})", R"({"$set": {"a.$[x]": 1}})", nullptr,
      2, "No array filter found for identifier 'x' in path 'a.$[x]'"},
     {"ModifierErrorsComeBeforeConflicts", R"({"_id": 1})",
      R"({"$set": {"a": 1}, "$inc": {"a": "x"}})", nullptr, 14,
      "Cannot increment with non-numeric argument: {a: \"x\"}"},
-    {"KnownModifierNotYetImplemented", R"({"_id": 1})", R"({"$bit": {"a": {"and": 1}}})", nullptr,
-     2, "The update operator $bit is not supported yet"},
 };
 
 const Case kMoreModifierCases[] = {

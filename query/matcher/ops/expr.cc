@@ -1,0 +1,84 @@
+// $expr: a filter clause that holds when an aggregation expression (query/expression/) evaluated
+// against the document is truthy ({$expr: {$gt: ["$a", "$b"]}}). Top-level only (the table in
+// parse_filter.cc says so). It reads the command's `let` variables and $$NOW through the
+// ExpressionContext that Matcher::Parse was given, installed for the parse on this thread by
+// ExpressionContextScope. An evaluation error cannot travel through MatchExpression::Matches
+// (a bool), so it is recorded in the ExprErrorSink a caller of Matcher::MatchesChecked installs,
+// and the document does not match.
+#include "query/expression/expression.h"
+#include "query/matcher/match_expression.h"
+#include "query/matcher/parse_internal.h"
+
+namespace cairn::query {
+
+namespace internal {
+
+namespace {
+
+thread_local const std::shared_ptr<const ExpressionContext>* current_context = nullptr;
+thread_local Status* current_error = nullptr;
+
+}  // namespace
+
+ExpressionContextScope::ExpressionContextScope(
+    const std::shared_ptr<const ExpressionContext>* context)
+    : previous_(current_context) {
+  current_context = context;
+}
+
+ExpressionContextScope::~ExpressionContextScope() { current_context = previous_; }
+
+const StringComparator* CurrentCollator() {
+  return current_context != nullptr && *current_context != nullptr
+             ? (*current_context)->collator()
+             : nullptr;
+}
+
+ExprErrorSink::ExprErrorSink() : previous_(current_error) { current_error = &error_; }
+
+ExprErrorSink::~ExprErrorSink() { current_error = previous_; }
+
+}  // namespace internal
+
+namespace {
+
+class ExprMatchExpression final : public MatchExpression {
+ public:
+  ExprMatchExpression(ExpressionPtr expr, size_t num_slots)
+      : MatchExpression(MatchKind::kExpr), expr_(std::move(expr)), num_slots_(num_slots) {}
+
+  bool Matches(BsonView doc) const override {
+    Variables vars(num_slots_);
+    vars.SetRoot(doc);
+    Result<Value> value = expr_->Evaluate(&vars);
+    if (!value.ok()) {
+      if (internal::current_error != nullptr && internal::current_error->ok()) {
+        *internal::current_error = value.status();
+      }
+      return false;
+    }
+    return value->Truthy();
+  }
+
+  // $expr only applies to whole documents.
+  bool MatchesSingleElement(const bson_iter_t*) const override { return false; }
+
+ private:
+  ExpressionPtr expr_;
+  size_t num_slots_;
+};
+
+}  // namespace
+
+namespace internal {
+
+Result<MatchExpressionPtr> ParseExpr(const bson_iter_t* op, ParseLevel level) {
+  ParseContext ctx(current_context != nullptr ? *current_context : nullptr);
+  CAIRN_ASSIGN_OR_RETURN(ExpressionPtr expr, ParseOperand(op, ctx));
+  return MatchExpressionPtr(std::make_unique<ExprMatchExpression>(std::move(expr),
+                                                                  ctx.num_slots()));
+}
+
+}  // namespace internal
+
+}  // namespace cairn::query

@@ -1,0 +1,29 @@
+// The access path of a query: resolves the hint, asks the planner (index/planner.h) which index
+// to scan, builds that scan (server/index_scan.h), and records the plans for explain. A plan made
+// from a catalog handle older than the scan's snapshot is made again when an index's multikey
+// paths changed meanwhile (bounds intersected on a field that just became multikey would miss
+// documents). Used by BuildQueryStream only.
+#pragma once
+
+#include <memory>
+
+#include "common/status.h"
+#include "server/document_stream.h"
+#include "server/query_exec.h"
+#include "storage/engine.h"
+
+namespace cairn::server {
+
+struct AccessPath {
+  Status error;                            // planning failed (an unknown hint)
+  std::unique_ptr<DocumentStream> stream;  // the index scan; null: scan the collection
+  bool provides_sort = false;              // the stream is in the query's sort order
+};
+
+// With `explain`, its winning plan is set to the chosen IXSCAN/FETCH (unset for a collection
+// scan), its rejected plans to the others.
+AccessPath PlanAccessPath(const storage::Engine& engine,
+                          const storage::CollectionHandle& collection, const QuerySpec& spec,
+                          QueryExplain* explain);
+
+}  // namespace cairn::server
