@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "server/reply.h"
 #include "server/server_state.h"
 #include "server/sort_stream.h"
 
@@ -84,6 +85,9 @@ void AppendNode(bson_t* out, const char* key, const PlanNode& node, bool exec, i
     }
   }
   if (exec) {
+    if (node.exec_fields.view().Init(&it)) {
+      while (bson_iter_next(&it)) AppendIter(&doc, IterKey(&it), &it);
+    }
     if (node.stage == "IXSCAN") {
       BSON_APPEND_INT32(&doc, "keysExamined", static_cast<int32_t>(node.scan.keys_examined));
       BSON_APPEND_INT32(&doc, "seeks", static_cast<int32_t>(node.scan.seeks));
@@ -185,7 +189,7 @@ Status RunExplain(CommandContext& ctx, const ExplainOptions& options, const Expl
     bson_t transform = target.projection.AsBson();
     BSON_APPEND_DOCUMENT(plan->fields.get(), "transformBy", &transform);
   }
-  PlanNode* top = plan.get();  // the stage whose output is the query's result
+  PlanNode* top = plan.get();  // the stage whose output is the query's result (not counted)
   switch (target.root) {
     case ExplainTarget::Root::kNone:
       break;
@@ -218,9 +222,7 @@ Status RunExplain(CommandContext& ctx, const ExplainOptions& options, const Expl
     millis = std::chrono::duration_cast<std::chrono::milliseconds>(
                  std::chrono::steady_clock::now() - started)
                  .count();
-    if (top != plan.get() || target.root == ExplainTarget::Root::kNone) {
-      if (top->stage.starts_with("PROJECTION")) top->n_returned = returned;
-    }
+    if (top->stage.starts_with("PROJECTION")) top->n_returned = returned;
   }
   if (target.fast_count && execute && target.collection) {
     returned = ctx.state.engine().RecordCount(target.collection->prefix);
@@ -232,23 +234,22 @@ Status RunExplain(CommandContext& ctx, const ExplainOptions& options, const Expl
       break;
     case ExplainTarget::Root::kCount:
       if (execute) {
-        BsonDoc& f = plan->fields;
-        BSON_APPEND_INT64(f.get(), "nCounted", returned);
-        BSON_APPEND_INT64(f.get(), "nSkipped", 0);
+        AppendCount(plan->exec_fields.get(), "nCounted", returned);
+        AppendCount(plan->exec_fields.get(), "nSkipped", 0);
       }
       result_returned = 0;
       break;
     case ExplainTarget::Root::kUpdate:
       if (execute) {
-        BSON_APPEND_INT64(plan->fields.get(), "nMatched", returned);
-        BSON_APPEND_INT64(plan->fields.get(), "nWouldModify", would_modify);
-        BSON_APPEND_INT64(plan->fields.get(), "nWouldUpsert",
-                          (returned == 0 && target.upsert) ? 1 : 0);
+        AppendCount(plan->exec_fields.get(), "nMatched", returned);
+        AppendCount(plan->exec_fields.get(), "nWouldModify", would_modify);
+        AppendCount(plan->exec_fields.get(), "nWouldUpsert",
+                    (returned == 0 && target.upsert) ? 1 : 0);
       }
       result_returned = 0;
       break;
     case ExplainTarget::Root::kDelete:
-      if (execute) BSON_APPEND_INT64(plan->fields.get(), "nWouldDelete", returned);
+      if (execute) AppendCount(plan->exec_fields.get(), "nWouldDelete", returned);
       result_returned = 0;
       break;
   }

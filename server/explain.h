@@ -36,6 +36,7 @@ struct ExplainOptions {
 struct PlanNode {
   std::string stage;                // "COLLSCAN", "IXSCAN", "FETCH", "SORT", ...
   BsonDoc fields;                   // queryPlanner fields after "stage" (filter first, if any)
+  BsonDoc exec_fields;              // fields only executionStages shows (nCounted, nMatched...)
   std::unique_ptr<PlanNode> input;  // inputStage
   // Execution counters (filled while the query runs):
   int64_t n_returned = 0;

@@ -10,6 +10,7 @@
 #include "index/planner.h"
 #include "server/explain.h"
 #include "server/query_planner.h"
+#include "server/reply.h"
 #include "server/sort_stream.h"
 
 namespace cairn::server {
@@ -267,25 +268,31 @@ std::unique_ptr<DocumentStream> BuildQueryStream(const storage::Engine& engine,
         BSON_APPEND_INT32(pattern.get(), key.path.c_str(), key.descending ? -1 : 1);
       }
       BSON_APPEND_DOCUMENT(plan->fields.get(), "sortPattern", pattern.get());
-      BSON_APPEND_INT64(plan->fields.get(), "memLimit", kMaxBlockingSortBytes);
-      if (keep > 0) BSON_APPEND_INT64(plan->fields.get(), "limitAmount", keep);
+      AppendCount(plan->fields.get(), "memLimit", kMaxBlockingSortBytes);
+      if (keep > 0) AppendCount(plan->fields.get(), "limitAmount", keep);
       AppendUtf8(plan->fields.get(), "type", "simple");
       if (count) stream = CountInto(std::move(stream), plan.get());
     }
   }
   if (spec.skip > 0 || spec.limit > 0) {
-    stream = std::make_unique<SkipLimitStream>(std::move(stream), spec.skip, spec.limit);
-    if (explain != nullptr) {
-      // A blocking sort already keeps skip + limit documents: only the skip shows above it.
-      if (spec.skip > 0) {
-        plan = MakePlanNode("SKIP", std::move(plan));
-        BSON_APPEND_INT64(plan->fields.get(), "skipAmount", spec.skip);
-      }
-      if (spec.limit > 0 && (sorted || !spec.sort || spec.sort->empty())) {
-        plan = MakePlanNode("LIMIT", std::move(plan));
-        BSON_APPEND_INT64(plan->fields.get(), "limitAmount", spec.limit);
-      }
+    // One stream does both, except under a counted explain: a stream (and a stage) each.
+    if (!count) {
+      stream = std::make_unique<SkipLimitStream>(std::move(stream), spec.skip, spec.limit);
+    }
+    if (spec.skip > 0 && explain != nullptr) {
+      if (count) stream = std::make_unique<SkipLimitStream>(std::move(stream), spec.skip, 0);
+      plan = MakePlanNode("SKIP", std::move(plan));
+      AppendCount(plan->fields.get(), "skipAmount", spec.skip);
       if (count) stream = CountInto(std::move(stream), plan.get());
+    }
+    if (spec.limit > 0 && explain != nullptr) {
+      if (count) stream = std::make_unique<SkipLimitStream>(std::move(stream), 0, spec.limit);
+      // A blocking sort already keeps only skip + limit documents: no LIMIT stage above it.
+      if (sorted || !spec.sort || spec.sort->empty()) {
+        plan = MakePlanNode("LIMIT", std::move(plan));
+        AppendCount(plan->fields.get(), "limitAmount", spec.limit);
+        if (count) stream = CountInto(std::move(stream), plan.get());
+      }
     }
   }
   if (explain != nullptr) explain->winning = std::move(plan);

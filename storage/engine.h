@@ -9,7 +9,8 @@
 //
 // Error vocabulary (all Status values this module returns): NoSuchKey (not found),
 // NamespaceExists / NamespaceNotFound (catalog; Catalog::DropIndex also IndexNotFound and
-// InvalidOptions), InternalError (I/O or corruption, with RocksDB's message).
+// InvalidOptions, Catalog::UpdateIndex IndexNotFound), InternalError (I/O or corruption, with
+// RocksDB's message).
 #pragma once
 
 #include <atomic>

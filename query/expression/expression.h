@@ -55,6 +55,14 @@ class ExpressionContext {
   // sort, grouping and expressions make: nullptr is binary ("simple"). Default: none.
   const StringComparator* collator() const { return collator_.get(); }
   const std::shared_ptr<const StringComparator>& shared_collator() const { return collator_; }
+  // This context with `more` added as variables (shadowing same-named ones): $lookup's `let`
+  // values, which its sub-pipeline reads as constants.
+  std::shared_ptr<const ExpressionContext> WithVariables(
+      std::vector<std::pair<std::string, Value>> more) const {
+    auto copy = std::make_shared<ExpressionContext>(*this);
+    for (auto& variable : more) copy->variables_.push_back(std::move(variable));
+    return copy;
+  }
   // This context with `collator` as its collation (a copy; this one is unchanged).
   std::shared_ptr<const ExpressionContext> WithCollator(
       std::shared_ptr<const StringComparator> collator) const {
@@ -135,6 +143,9 @@ class ParseContext {
 
   // True while parsing a command's `let` values (which may not read documents).
   bool parsing_command_let = false;
+  // False to parse without evaluating constant subtrees: for telling a parse error from an
+  // evaluation error, which MongoDB meets later, at optimize() (a find projection's $slice).
+  bool fold_constants = true;
 
  private:
   std::shared_ptr<const ExpressionContext> context_;

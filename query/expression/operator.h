@@ -181,6 +181,24 @@ Result<ExpressionPtr> ParseReplace(const bson_iter_t* arg, std::string_view name
 Result<ExpressionPtr> ParseTrim(const bson_iter_t* arg, std::string_view name, ParseContext& ctx);
 // Value::coerceToString (16007 for types without a string form).
 Result<std::string> CoerceToString(const Value& v);
+// UTF-8 code points (shared with ops/regex.cc): bytes of the one starting with `lead`
+// (str::getCodePointLength; 5 for an invalid leading byte), and how many `s` holds.
+inline bool IsContinuationByte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+size_t CodePointLength(char lead);
+size_t CodePointCount(std::string_view s);
+
+// ---- ops/regex.cc ----
+// $regexMatch, $regexFind, $regexFindAll.
+Result<ExpressionPtr> ParseRegex(const bson_iter_t* arg, std::string_view name, ParseContext& ctx);
+
+// ---- ops/date.cc ----
+// $year, $month, ... $isoWeekYear (the date parts), $dateToString, $dateToParts.
+Result<ExpressionPtr> ParseDatePart(const bson_iter_t* arg, std::string_view name,
+                                    ParseContext& ctx);
+Result<ExpressionPtr> ParseDateToString(const bson_iter_t* arg, std::string_view name,
+                                        ParseContext& ctx);
+Result<ExpressionPtr> ParseDateToParts(const bson_iter_t* arg, std::string_view name,
+                                       ParseContext& ctx);
 
 // ---- ops/array.cc ----
 Result<Value> EvalArrayElemAt(const OperatorExpression& op, Variables* vars);

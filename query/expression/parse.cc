@@ -273,7 +273,7 @@ Result<ExpressionPtr> ParseFieldPathOrVariable(std::string_view raw, ParseContex
 
 // Folds an operator whose operands are all constants into its value (ExpressionNary::optimize).
 Result<ExpressionPtr> Fold(ExpressionPtr node, ParseContext& ctx) {
-  if (!node->Foldable() || node->constant() != nullptr) return node;
+  if (!ctx.fold_constants || !node->Foldable() || node->constant() != nullptr) return node;
   Variables vars(ctx.num_slots());
   vars.SetRoot(BsonView());
   CAIRN_ASSIGN_OR_RETURN(Value value, node->Evaluate(&vars));

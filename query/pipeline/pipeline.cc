@@ -9,6 +9,27 @@
 
 namespace cairn::query {
 
+namespace {
+
+// The position rules of MongoDB's Pipeline::validateCommon: a writing stage ($out, $merge) only
+// last (40601); a source stage ($documents) only first (40602).
+Status CheckStagePositions(const StageList& stages) {
+  for (size_t i = 0; i < stages.size(); ++i) {
+    std::string_view name = stages[i]->name();
+    if ((name == "$out" || name == "$merge") && i + 1 != stages.size()) {
+      return Status(ErrorCode::kLocation40601,
+                    std::string(name) + " can only be the final stage in the pipeline");
+    }
+    if (name == "$documents" && i != 0) {
+      return Status(ErrorCode::kLocation40602,
+                    std::string(name) + " is only valid as the first stage in a pipeline");
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 Result<Pipeline> Pipeline::Parse(BsonView pipeline_array, const PipelineOptions& options) {
   bson_iter_t it;
   if (!pipeline_array.Init(&it)) {
@@ -24,6 +45,7 @@ Result<Pipeline> Pipeline::Parse(BsonView pipeline_array, const PipelineOptions&
     CAIRN_ASSIGN_OR_RETURN(StagePtr stage, ParseStage(IterDocument(&it), options));
     stages.push_back(std::move(stage));
   }
+  CAIRN_RETURN_IF_ERROR(CheckStagePositions(stages));
 
   size_t index = 0;
   while (index < stages.size()) {

@@ -20,6 +20,8 @@
 namespace cairn::query {
 
 class Stage;  // query/pipeline/stage.h
+class ForeignCollections;  // query/pipeline/foreign_collections.h
+class OutputTargets;  // query/pipeline/output_target.h
 
 // Per-pipeline settings.
 struct PipelineOptions {
@@ -32,6 +34,14 @@ struct PipelineOptions {
   // Default: 100 MB (MongoDB's internalQueryMaxBlockingSortMemoryUsageBytes and
   // internalDocumentSourceGroupMaxMemoryBytes).
   int64_t max_memory_bytes = 100 * 1024 * 1024;
+
+  // Where $out and $merge write (the server's implementation). Default: none — a writing stage
+  // then fails when it runs.
+  std::shared_ptr<OutputTargets> output_targets;
+
+  // The other collections of the database, for $lookup's `from`. Default: none ($lookup then
+  // reads every foreign collection as empty).
+  std::shared_ptr<ForeignCollections> foreign;
 };
 
 class Pipeline {

@@ -21,32 +21,35 @@ struct StageRow {
 constexpr StageRow kStages[] = {
     {"$addFields", stages::ParseAddFields},     {"$count", stages::ParseCount},
     {"$group", stages::ParseGroup},             {"$limit", stages::ParseLimit},
+    {"$lookup", stages::ParseLookup},
     {"$match", stages::ParseMatch},             {"$project", stages::ParseProject},
     {"$replaceRoot", stages::ParseReplaceRoot}, {"$replaceWith", stages::ParseReplaceRoot},
     {"$set", stages::ParseAddFields},           {"$skip", stages::ParseSkip},
     {"$sort", stages::ParseSort},               {"$unset", stages::ParseUnset},
+    {"$unwind", stages::ParseUnwind},
+    {"$documents", stages::ParseDocuments},     {"$merge", stages::ParseMerge},
+    {"$out", stages::ParseOut},                 {"$sample", stages::ParseSample},
+    {"$sortByCount", stages::ParseSortByCount}, {"$bucket", stages::ParseBucket},
 };
 
 // MongoDB 7.0 stages (document_source_*.cpp REGISTER_DOCUMENT_SOURCE names a user can write)
 // that Cairn does not implement yet.
 constexpr std::string_view kNotImplemented[] = {
-    "$bucket",
     "$bucketAuto",       "$changeStream",
     "$changeStreamSplitLargeEvent", "$collStats",
     "$currentOp",        "$densify",
-    "$documents",        "$facet",
+    "$facet",
     "$fill",             "$geoNear",
     "$graphLookup",      "$indexStats",
     "$listCatalog",      "$listLocalSessions",
     "$listSampledQueries", "$listSearchIndexes",
-    "$listSessions",     "$lookup",
-    "$merge",            "$out",
+    "$listSessions",
     "$planCacheStats",   "$redact",
-    "$sample",           "$search",
+    "$search",
     "$searchMeta",
     "$setWindowFields",  "$shardedDataDistribution",
-    "$sortByCount",      "$unionWith",
-    "$unwind",           "$vectorSearch",
+    "$unionWith",
+    "$vectorSearch",
 };
 
 const StageRow* FindRow(std::string_view name) {

@@ -1,10 +1,12 @@
 // Projection: parsing of find's projection spec into an inclusion/exclusion tree and its
 // application to documents (see projection.h). Mirrors MongoDB's projection_ast parser
 // (projection_parser.cpp) for errors and the find() projection executor for output shape
-// (projection_executor_builder.cpp, projection_executor_utils.cpp): $slice is applied to the
-// projected document, $elemMatch is a computed field (last in an inclusion, in place in an
-// exclusion), and the positional `.$` rewrites the projected document's first array on its path.
-// Not here: expression projections (refused at Parse).
+// (projection_executor_builder.cpp, projection_executor_utils.cpp): the included fields are
+// copied in document order, then the computed fields — expressions and $elemMatch, evaluated
+// against the original document — are set in spec order by query/pipeline's ComputedFields (the
+// same rules as $project and $addFields: in place when the field exists, appended otherwise);
+// $slice is applied to the projected document, and the positional `.$` rewrites the projected
+// document's first array on its path. Not here: $meta (no text search or metadata yet).
 #include "query/projection/projection.h"
 
 #include <algorithm>
@@ -16,7 +18,9 @@
 #include <vector>
 
 #include "common/field_path.h"
+#include "query/expression/expression.h"
 #include "query/matcher/matcher.h"
+#include "query/pipeline/computed_fields.h"
 
 namespace cairn::query {
 
@@ -33,12 +37,22 @@ struct Projection::Node {
   bool slice = false;
   std::optional<int> slice_skip;
   int slice_limit = 0;
-  // $elemMatch leaf (top-level only): the query {field: {$elemMatch: ...}}.
-  std::shared_ptr<const Matcher> elem_match;
+  // A computed field's leaf (an expression or $elemMatch, evaluated by the root's
+  // computed_fields): the walk over the document treats it as a field the projection does not
+  // name.
+  bool computed = false;
+  // This node or one below it is computed: in an inclusion, a scalar met on the way is kept as a
+  // placeholder that the computed fields replace with a document, in place (MongoDB's
+  // applyExpressionsToValue).
+  bool subtree_computed = false;
 
-  // Root only: the $elemMatch fields in spec order, and the positional projection (its path
-  // without the `.$`, and the query that supplies the element index).
-  std::vector<std::string> elem_match_fields;
+  // Root only: the computed fields in spec order (null: none), the variable slots their
+  // expressions need, and the command context they were parsed with (kept alive with them).
+  std::shared_ptr<const ComputedFields> computed_fields;
+  size_t num_slots = 0;
+  std::shared_ptr<const ExpressionContext> context;
+  // Root only: the positional projection (its path without the `.$`, and the query that
+  // supplies the element index).
   std::vector<std::string> positional_path;
   std::shared_ptr<const Matcher> query;
 
@@ -56,6 +70,13 @@ Status NotSupported(std::string what) {
   return Status(ErrorCode::kBadValue, std::move(what) + " is not supported yet");
 }
 
+// The field names FieldPath allows to start with '$' (DBRef's, and the metadata fields MongoDB
+// projects itself).
+bool IsAllowedDollarPrefixedField(std::string_view name) {
+  return name == "$id" || name == "$ref" || name == "$db" || name == "$sortKey" ||
+         name == "$recordId";
+}
+
 // MongoDB's FieldPath validation of a projection field name.
 Status ValidateFieldPath(std::string_view path) {
   if (path.empty()) {
@@ -65,7 +86,7 @@ Status ValidateFieldPath(std::string_view path) {
     if (part.empty()) {
       return Status(ErrorCode::kLocation15998, "FieldPath field names may not be empty strings.");
     }
-    if (part[0] == '$') {
+    if (part[0] == '$' && !IsAllowedDollarPrefixedField(part)) {
       return Status(ErrorCode::kLocation16410,
                     "FieldPath field names may not start with '$'. Consider using $getField or "
                     "$setField.");
@@ -183,13 +204,19 @@ Result<Node*> AddInternal(Node* parent, std::string_view path) {
 
 enum class Type { kUnknown, kInclusion, kExclusion };
 
-struct ParseContext {
+// The state of one projection parse (projection_parser.cpp's ParseContext).
+struct ProjectionParse {
   Type type = Type::kUnknown;
   bool id_included_entirely = false;
   bool id_excluded_entirely = false;
   // find() only: the find-only operators are allowed, and the query positional `.$` needs.
   bool find = false;
   std::shared_ptr<const Matcher> query;
+  // The command's context (`let`, $$NOW, collation; may be null) and the expression parse state
+  // every computed field of the projection shares (its variable slots).
+  std::shared_ptr<const ExpressionContext> context;
+  ParseContext* expressions = nullptr;
+  ComputedFields* computed = nullptr;
   Node* root = nullptr;
   bool has_positional = false;
   bool has_elem_match = false;
@@ -275,46 +302,104 @@ Status ParseFindSlice(const bson_iter_t* operand, Node* leaf) {
   return Status::OK();
 }
 
-// When the find() syntax does not fit, MongoDB parses {$slice: ...} as the aggregation $slice
-// expression and reports both failures. The expression takes 2 or 3 arguments (28667
-// otherwise); with a literal first argument that is not an array it fails when evaluated
-// (28724). Computing $slice expressions is the expression issue's.
-Status FindSliceSyntaxError(BsonView sub, const bson_iter_t* operand, const Status& find_error) {
-  uint32_t arguments = BSON_ITER_HOLDS_ARRAY(operand) ? IterDocument(operand).CountKeys() : 1;
-  if (arguments < 2 || arguments > 3) {
-    return Status(ErrorCode::kLocation28667,
-                  "Invalid $slice syntax. The given syntax " + ToShellString(sub) +
-                      " did not match the find() syntax because :: " + find_error.ToString() +
-                      " :: The given syntax did not match the expression $slice syntax. :: caused "
-                      "by :: Expression $slice takes at least 2 arguments, and at most 3, but " +
-                      std::to_string(arguments) + " were passed in.");
+// find()'s {field: {$elemMatch: ...}} as a computed field (MongoDB's
+// ExpressionInternalFindElemMatch): [the first element of the top-level array `field` that the
+// query {field: {$elemMatch: ...}} matched in $$ROOT], or missing when it does not match.
+class ElemMatchExpression final : public Expression {
+ public:
+  ElemMatchExpression(std::string field, std::shared_ptr<const Matcher> matcher)
+      : field_(std::move(field)), matcher_(std::move(matcher)) {}
+
+  Result<Value> Evaluate(Variables* vars) const override {
+    BsonView doc = vars->root().document();
+    MatchDetails details;
+    if (!matcher_->Matches(doc, &details) || !details.elem_match_key) return Value();
+    bson_iter_t array, element;
+    if (!doc.Find(field_, &array) || !BSON_ITER_HOLDS_ARRAY(&array)) return Value();
+    if (!IterDocument(&array).Find(*details.elem_match_key, &element)) return Value();
+    ArrayBuilder out;
+    out.AppendIter(&element);
+    return out.Finish();
   }
-  bson_iter_t first, second;
-  IterDocument(operand).Init(&first);
-  bson_iter_next(&first);
-  second = first;
-  bson_iter_next(&second);
-  bson_type_t type = bson_iter_type(&first);
-  bool literal = type != BSON_TYPE_DOCUMENT && type != BSON_TYPE_ARRAY &&
-                 !(type == BSON_TYPE_UTF8 && IterUtf8(&first).substr(0, 1) == "$");
-  auto nullish = [](const bson_iter_t* it) {
-    return BSON_ITER_HOLDS_NULL(it) || BSON_ITER_HOLDS_UNDEFINED(it);
-  };
-  if (literal && !nullish(&first) && !nullish(&second)) {
-    return Status(ErrorCode::kLocation28724,
-                  "First argument to $slice must be an array, but is of type: " +
-                      std::string(BsonTypeName(type)));
-  }
-  return NotSupported("The $slice aggregation expression in a find projection");
+
+ private:
+  std::string field_;
+  std::shared_ptr<const Matcher> matcher_;
+};
+
+Status ParseElement(ProjectionParse* ctx, const bson_iter_t* elem, Node* parent, bool at_root,
+                    const std::string& parent_path);
+
+std::string JoinPath(const std::string& parent_path, std::string_view name) {
+  return parent_path.empty() ? std::string(name) : parent_path + "." + std::string(name);
 }
 
-Status ParseElement(ParseContext* ctx, const bson_iter_t* elem, Node* parent, bool at_root,
-                    const std::string& parent_path);
+// Adds the computed field `expr` at `name` below `parent` (path collisions as for any leaf),
+// evaluated by the root's ComputedFields in spec order.
+Status AddComputed(ProjectionParse* ctx, Node* parent, const std::string& parent_path,
+                   std::string_view name, ExpressionPtr expr) {
+  auto leaf = std::make_unique<Node>();
+  leaf->computed = true;
+  CAIRN_RETURN_IF_ERROR(AddLeafNode(parent, name, std::move(leaf)));
+  const std::string full = JoinPath(parent_path, name);
+  Node* node = ctx->root;
+  for (const std::string& part : SplitDottedPath(full)) {
+    node->subtree_computed = true;
+    node = node->children.find(part)->second.get();
+  }
+  node->subtree_computed = true;
+  return ctx->computed->Add(full, std::move(expr));
+}
+
+// {name: {$op: ...}} where $op names an expression (attemptToParseGenericExpression): a computed
+// field, which makes the projection an inclusion (31252 after an exclusion).
+Status ParseExpressionField(ProjectionParse* ctx, std::string_view name, BsonView sub,
+                            Node* parent, const std::string& parent_path) {
+  bson_iter_t first;
+  sub.Init(&first);
+  bson_iter_next(&first);
+  if (IterKey(&first) == "$meta") {
+    return NotSupported("The $meta projection operator (field '" + std::string(name) + "')");
+  }
+  if (ctx->type == Type::kExclusion) {
+    return Status(ErrorCode::kLocation31252,
+                  "Cannot use expression other than $meta in exclusion projection");
+  }
+  ctx->type = Type::kInclusion;
+  CAIRN_ASSIGN_OR_RETURN(ExpressionPtr expr, ParseObjectExpression(sub, *ctx->expressions));
+  return AddComputed(ctx, parent, parent_path, name, std::move(expr));
+}
+
+// When the find() syntax does not fit, MongoDB parses {$slice: ...} as the aggregation $slice
+// expression; when that fails to parse too, the error reports both. An expression that parses
+// but fails when its constants are evaluated (28724 for a literal first argument that is not an
+// array) fails later in MongoDB, at optimize(), without that context: Cairn folds constants
+// while parsing, so the expression is first parsed without folding to tell the two apart.
+Status ParseSliceExpression(ProjectionParse* ctx, std::string_view name, BsonView sub,
+                            Node* parent, const std::string& parent_path,
+                            const Status& find_error) {
+  ctx->expressions->fold_constants = false;
+  Result<ExpressionPtr> unfolded = ParseObjectExpression(sub, *ctx->expressions);
+  ctx->expressions->fold_constants = true;
+  Status status = unfolded.status();
+  if (status.ok()) {
+    status = ParseExpressionField(ctx, name, sub, parent, parent_path);
+    if (!status.ok() && status.code() != ErrorCode::kLocation31252 &&
+        status.code() != ErrorCode::kLocation31249 && status.code() != ErrorCode::kLocation31250) {
+      return status;  // an evaluation error
+    }
+  }
+  if (status.ok()) return status;
+  return status.WithContext("Invalid $slice syntax. The given syntax " + ToShellString(sub) +
+                            " did not match the find() syntax because :: " +
+                            find_error.ToString() +
+                            " :: The given syntax did not match the expression $slice syntax.");
+}
 
 // find()'s $slice and $elemMatch ({name: {$slice: ...}}, parseSubObjectAsExpression); false in
 // *handled for anything else.
-Status ParseFindOperator(ParseContext* ctx, std::string_view name, BsonView sub, Node* parent,
-                         bool at_root, bool* handled) {
+Status ParseFindOperator(ProjectionParse* ctx, std::string_view name, BsonView sub, Node* parent,
+                         bool at_root, const std::string& parent_path, bool* handled) {
   bson_iter_t op;
   sub.Init(&op);
   bson_iter_next(&op);
@@ -326,7 +411,9 @@ Status ParseFindOperator(ParseContext* ctx, std::string_view name, BsonView sub,
     leaf->include = true;
     leaf->slice = true;
     Status find_syntax = ParseFindSlice(&op, leaf.get());
-    if (!find_syntax.ok()) return FindSliceSyntaxError(sub, &op, find_syntax);
+    if (!find_syntax.ok()) {
+      return ParseSliceExpression(ctx, name, sub, parent, parent_path, find_syntax);
+    }
     CAIRN_RETURN_IF_ERROR(AddLeafNode(parent, name, std::move(leaf)));
     ctx->has_find_slice = true;
     return Status::OK();
@@ -349,18 +436,18 @@ Status ParseFindOperator(ParseContext* ctx, std::string_view name, BsonView sub,
     BsonDoc wrapped;  // {name: {$elemMatch: ...}}
     bson_t sub_doc = sub.AsBson();
     bson_append_document(wrapped.get(), name.data(), static_cast<int>(name.size()), &sub_doc);
-    CAIRN_ASSIGN_OR_RETURN(Matcher matcher, Matcher::Parse(wrapped.view()));
-    auto leaf = std::make_unique<Node>();
-    leaf->elem_match = std::make_shared<const Matcher>(std::move(matcher));
-    CAIRN_RETURN_IF_ERROR(AddLeafNode(parent, name, std::move(leaf)));
-    ctx->root->elem_match_fields.emplace_back(name);
+    // Under the command's collation, as every comparison of the query is.
+    CAIRN_ASSIGN_OR_RETURN(Matcher matcher, Matcher::Parse(wrapped.view(), ctx->context));
+    auto expr = std::make_unique<ElemMatchExpression>(
+        std::string(name), std::make_shared<const Matcher>(std::move(matcher)));
+    CAIRN_RETURN_IF_ERROR(AddComputed(ctx, parent, parent_path, name, std::move(expr)));
     ctx->has_elem_match = true;
     return Status::OK();
   }
   return Status::OK();
 }
 
-Status ParseSubObject(ParseContext* ctx, std::string_view name, BsonView sub, Node* parent,
+Status ParseSubObject(ProjectionParse* ctx, std::string_view name, BsonView sub, Node* parent,
                       bool at_root, const std::string& parent_path) {
   CAIRN_RETURN_IF_ERROR(ValidateFieldPath(name));
   bson_iter_t it;
@@ -373,21 +460,23 @@ Status ParseSubObject(ParseContext* ctx, std::string_view name, BsonView sub, No
     std::string_view op = IterKey(&it);
     if (ctx->find) {
       bool handled = false;
-      CAIRN_RETURN_IF_ERROR(ParseFindOperator(ctx, name, sub, parent, at_root, &handled));
+      CAIRN_RETURN_IF_ERROR(
+          ParseFindOperator(ctx, name, sub, parent, at_root, parent_path, &handled));
       if (handled) return Status::OK();
     } else if (op == "$elemMatch") {
       return Status(ErrorCode::kInvalidPipelineOperator,
                     "Cannot use $elemMatch in this context");
     }
-    if (op == "$slice" || op == "$meta") {
-      return NotSupported("The " + std::string(op) + " projection operator (field '" +
-                          std::string(name) + "')");
+    if (IsKnownExpressionOperator(op)) {
+      return ParseExpressionField(ctx, name, sub, parent, parent_path);
     }
-    return NotSupported("Projection expression " + std::string(op) + " (field '" +
-                        std::string(name) + "')");
+    // Meant as an expression, unless the name is a field name FieldPath accepts.
+    if (!IsAllowedDollarPrefixedField(op)) {
+      return Status(ErrorCode::kLocation31325, "Unknown expression " + std::string(op));
+    }
   }
   CAIRN_ASSIGN_OR_RETURN(Node * node, AddInternal(parent, name));
-  std::string path = parent_path.empty() ? std::string(name) : parent_path + "." + std::string(name);
+  std::string path = JoinPath(parent_path, name);
   if (!sub.Init(&it)) return Status(ErrorCode::kBadValue, "invalid projection sub-object");
   while (bson_iter_next(&it)) {
     CAIRN_RETURN_IF_ERROR(ParseElement(ctx, &it, node, /*at_root=*/false, path));
@@ -397,7 +486,7 @@ Status ParseSubObject(ParseContext* ctx, std::string_view name, BsonView sub, No
 
 // The positional projection {"a.b.$": 1} (parseInclusion's positional branch): an inclusion of
 // "a.b" whose first array takes the element the query matched.
-Status ParsePositional(ParseContext* ctx, std::string_view name, Node* parent,
+Status ParsePositional(ProjectionParse* ctx, std::string_view name, Node* parent,
                        const std::string& parent_path, std::pair<size_t, size_t> positional) {
   if (ctx->has_positional) {
     return Status(ErrorCode::kLocation31276,
@@ -435,7 +524,25 @@ Status ParsePositional(ParseContext* ctx, std::string_view name, Node* parent,
   return Status::OK();
 }
 
-Status ParseElement(ParseContext* ctx, const bson_iter_t* elem, Node* parent, bool at_root,
+// A value that is neither a number nor a bool nor an object ({a: "x"}, {a: "$b"}, {a: [...]},
+// {a: null}: parseLiteral) is an expression: a computed field, which makes an inclusion (31310
+// after an exclusion).
+Status ParseLiteral(ProjectionParse* ctx, const bson_iter_t* elem, Node* parent,
+                    const std::string& parent_path) {
+  std::string_view name = IterKey(elem);
+  CAIRN_ASSIGN_OR_RETURN(ExpressionPtr expr, ParseOperand(elem, *ctx->expressions));
+  CAIRN_RETURN_IF_ERROR(ValidateFieldPath(name));
+  CAIRN_RETURN_IF_ERROR(AddComputed(ctx, parent, parent_path, name, std::move(expr)));
+  if (ctx->type == Type::kExclusion) {
+    return Status(ErrorCode::kLocation31310, "Cannot use an expression " + std::string(name) +
+                                                 ": " + ValueToShellString(elem) +
+                                                 " in an exclusion projection");
+  }
+  ctx->type = Type::kInclusion;
+  return Status::OK();
+}
+
+Status ParseElement(ProjectionParse* ctx, const bson_iter_t* elem, Node* parent, bool at_root,
                     const std::string& parent_path) {
   std::string_view name = IterKey(elem);
   std::optional<std::pair<size_t, size_t>> positional = FindFirstPositional(name);
@@ -456,7 +563,7 @@ Status ParseElement(ParseContext* ctx, const bson_iter_t* elem, Node* parent, bo
       return Status(ErrorCode::kLocation31308,
                     "positional projection cannot be used with a literal");
     }
-    return NotSupported("Projecting a literal value (field '" + std::string(name) + "')");
+    return ParseLiteral(ctx, elem, parent, parent_path);
   }
   const bool top_level_id = at_root && name == "_id";
   if (TrueValue(elem)) {
@@ -532,24 +639,12 @@ void AppendSlice(bson_t* out, std::string_view key, const bson_iter_t* array, co
   bson_append_array_end(out, &sub);
 }
 
-// The $elemMatch field `key` of `doc` (applyFindElemMatchProjection): [the first matching
-// element], or nothing when the document does not match.
-void AppendElemMatch(bson_t* out, std::string_view key, const Node& leaf, BsonView doc) {
-  MatchDetails details;
-  if (!leaf.elem_match->Matches(doc, &details) || !details.elem_match_key) return;
-  bson_iter_t array, element;
-  if (!doc.Find(key, &array) || !BSON_ITER_HOLDS_ARRAY(&array)) return;
-  if (!IterDocument(&array).Find(*details.elem_match_key, &element)) return;
-  bson_t sub;
-  bson_append_array_begin(out, key.data(), static_cast<int>(key.size()), &sub);
-  AppendValue(&sub, "0", &element);
-  bson_append_array_end(out, &sub);
-}
-
 // One walker serves both kinds. What a field the projection does not name (and a scalar under
 // a sub-projection, or a scalar array element) becomes is the only difference: an inclusion
 // projection drops it, an exclusion projection keeps it. $slice applies where the path reaches
-// an array through documents and arrays of documents, not inside arrays nested in arrays.
+// an array through documents and arrays of documents, not inside arrays nested in arrays. A
+// computed field counts as not named: the computed fields, applied afterwards, set it (and
+// replace the scalars an inclusion kept for them as placeholders).
 enum class Unlisted { kDrop, kKeep };
 
 void ProjectArray(const Node& node, BsonView array, bson_t* out, Unlisted unlisted,
@@ -562,11 +657,7 @@ void ProjectDocument(const Node& node, BsonView doc, bson_t* out, Unlisted unlis
   while (bson_iter_next(&it)) {
     std::string_view key = IterKey(&it);
     const Node* child = node.Find(key);
-    if (child != nullptr && child->elem_match != nullptr) {
-      // A computed field: replaced in place by an exclusion; an inclusion appends it last.
-      if (unlisted == Unlisted::kKeep) AppendElemMatch(out, key, *child, doc);
-      continue;
-    }
+    if (child != nullptr && child->computed) child = nullptr;
     if (child == nullptr || (child->leaf ? child->include : false)) {
       if (child != nullptr && child->slice && slice_ok && BSON_ITER_HOLDS_ARRAY(&it)) {
         AppendSlice(out, key, &it, *child);
@@ -586,7 +677,7 @@ void ProjectDocument(const Node& node, BsonView doc, bson_t* out, Unlisted unlis
       bson_append_array_begin(out, key.data(), static_cast<int>(key.size()), &sub);
       ProjectArray(*child, IterDocument(&it), &sub, unlisted, slice_ok);
       bson_append_array_end(out, &sub);
-    } else if (unlisted == Unlisted::kKeep) {
+    } else if (unlisted == Unlisted::kKeep || child->subtree_computed) {
       AppendValue(out, key, &it);  // a scalar under a sub-projection
     }
   }
@@ -614,7 +705,7 @@ void ProjectArray(const Node& node, BsonView array, bson_t* out, Unlisted unlist
       bson_append_array_begin(out, key, static_cast<int>(len), &sub);
       ProjectArray(node, IterDocument(&it), &sub, unlisted, /*slice_ok=*/false);
       bson_append_array_end(out, &sub);
-    } else if (unlisted == Unlisted::kKeep) {
+    } else if (unlisted == Unlisted::kKeep || node.subtree_computed) {
       AppendValue(out, std::string_view(key, len), &it);
     } else {
       continue;  // dropped: its index is not used
@@ -700,9 +791,13 @@ Status ApplyPositional(const Node& root, BsonView original, BsonView projected, 
   return Status::OK();
 }
 
-Result<std::shared_ptr<Node>> ParseTree(BsonView spec, ParseContext ctx) {
+Result<std::shared_ptr<Node>> ParseTree(BsonView spec, ProjectionParse ctx) {
   auto root = std::make_shared<Node>();
   ctx.root = root.get();
+  ParseContext expressions(ctx.context);
+  auto computed = std::make_shared<ComputedFields>();
+  ctx.expressions = &expressions;
+  ctx.computed = computed.get();
   bool id_specified = false;
   bson_iter_t it;
   if (!spec.Init(&it)) return Status(ErrorCode::kBadValue, "invalid projection document");
@@ -734,6 +829,11 @@ Result<std::shared_ptr<Node>> ParseTree(BsonView spec, ParseContext ctx) {
     // {_id: 1, a: 0}: legal, and _id is kept anyway by an exclusion.
     root->children.erase("_id");
   }
+  if (!computed->empty()) {
+    root->computed_fields = std::move(computed);
+    root->num_slots = expressions.num_slots();
+    root->context = expressions.shared_context();
+  }
   return root;
 }
 
@@ -746,15 +846,20 @@ Projection Projection::FromTree(std::shared_ptr<const Node> root) {
   return projection;
 }
 
-Result<Projection> Projection::Parse(BsonView spec) {
-  CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<Node> root, ParseTree(spec, ParseContext{}));
+Result<Projection> Projection::Parse(BsonView spec,
+                                     std::shared_ptr<const ExpressionContext> context) {
+  ProjectionParse ctx;
+  ctx.context = std::move(context);
+  CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<Node> root, ParseTree(spec, std::move(ctx)));
   return FromTree(std::move(root));
 }
 
-Result<Projection> Projection::ParseFind(BsonView spec, std::shared_ptr<const Matcher> query) {
-  ParseContext ctx;
+Result<Projection> Projection::ParseFind(BsonView spec, std::shared_ptr<const Matcher> query,
+                                         std::shared_ptr<const ExpressionContext> context) {
+  ProjectionParse ctx;
   ctx.find = true;
   ctx.query = std::move(query);
+  ctx.context = std::move(context);
   CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<Node> root, ParseTree(spec, std::move(ctx)));
   return FromTree(std::move(root));
 }
@@ -768,22 +873,25 @@ Status Projection::Apply(BsonView doc, bson_t* out) const {
     while (bson_iter_next(&it)) AppendIter(out, IterKey(&it), &it);
     return Status::OK();
   }
-  auto project = [&](bson_t* target) {
-    Unlisted unlisted = root_->inclusion ? Unlisted::kDrop : Unlisted::kKeep;
-    ProjectDocument(*root_, doc, target, unlisted, /*slice_ok=*/true);
-    if (root_->inclusion) {
-      for (const std::string& field : root_->elem_match_fields) {
-        AppendElemMatch(target, field, *root_->Find(field), doc);
-      }
-    }
-  };
-  if (root_->positional_path.empty()) {
-    project(out);
+  const Node& root = *root_;
+  const Unlisted unlisted = root.inclusion ? Unlisted::kDrop : Unlisted::kKeep;
+  const bool positional = !root.positional_path.empty();
+  if (root.computed_fields == nullptr && !positional) {
+    ProjectDocument(root, doc, out, unlisted, /*slice_ok=*/true);
     return Status::OK();
   }
   BsonDoc projected;
-  project(projected.get());
-  return ApplyPositional(*root_, doc, projected.view(), out);
+  ProjectDocument(root, doc, projected.get(), unlisted, /*slice_ok=*/true);
+  if (root.computed_fields != nullptr) {
+    // The expressions read the document as it was ($$ROOT), not the projected one.
+    Variables vars(root.num_slots);
+    vars.SetRoot(doc);
+    if (!positional) return root.computed_fields->Apply(projected.view(), &vars, out);
+    BsonDoc with_computed;
+    CAIRN_RETURN_IF_ERROR(root.computed_fields->Apply(projected.view(), &vars, with_computed.get()));
+    return ApplyPositional(root, doc, with_computed.view(), out);
+  }
+  return ApplyPositional(root, doc, projected.view(), out);
 }
 
 }  // namespace cairn::query

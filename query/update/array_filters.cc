@@ -100,7 +100,8 @@ bool IsValidIdentifier(std::string_view name) {
 
 }  // namespace
 
-Result<ArrayFilterMap> ParseArrayFilters(BsonView filters) {
+Result<ArrayFilterMap> ParseArrayFilters(BsonView filters,
+                                         const std::shared_ptr<const ExpressionContext>& context) {
   ArrayFilterMap out;
   bson_iter_t it;
   if (!filters.Init(&it)) return out;
@@ -113,7 +114,7 @@ Result<ArrayFilterMap> ParseArrayFilters(BsonView filters) {
     }
     BsonView filter = IterDocument(&it);
     CAIRN_RETURN_IF_ERROR(RejectSpecialFeatures(filter));
-    Result<Matcher> matcher = Matcher::Parse(filter);
+    Result<Matcher> matcher = Matcher::Parse(filter, context);
     if (!matcher.ok()) return matcher.status().WithContext(kContext);
     std::optional<std::string> identifier;
     CAIRN_RETURN_IF_ERROR(TopLevelFieldName(filter, &identifier));

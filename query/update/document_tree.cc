@@ -178,4 +178,8 @@ std::string ElementToString(std::string_view key, const bson_iter_t* value) {
   return std::string(key) + ": " + ValueToShellString(value);
 }
 
+std::shared_ptr<const StringComparator> ModifierArg::collator() const {
+  return context != nullptr ? context->shared_collator() : nullptr;
+}
+
 }  // namespace cairn::query::update_internal

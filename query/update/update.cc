@@ -581,9 +581,11 @@ Status ParseRename(Update::Plan* plan, std::string_view from,
 
 Result<Update> Update::Parse(BsonView update) { return Parse(update, BsonView()); }
 
-Result<Update> Update::Parse(BsonView update, BsonView array_filters) {
+Result<Update> Update::Parse(BsonView update, BsonView array_filters,
+                             std::shared_ptr<const ExpressionContext> context) {
   // MongoDB parses the filters first (ParsedUpdate::parseArrayFilters), replacements included.
-  CAIRN_ASSIGN_OR_RETURN(ArrayFilterMap filters, update_internal::ParseArrayFilters(array_filters));
+  CAIRN_ASSIGN_OR_RETURN(ArrayFilterMap filters,
+                         update_internal::ParseArrayFilters(array_filters, context));
   Update result;
   auto source = std::make_shared<const BsonDoc>(update);
   BsonView spec = source->view();
@@ -631,7 +633,7 @@ Result<Update> Update::Parse(BsonView update, BsonView array_filters) {
         CAIRN_RETURN_IF_ERROR(ParseRename(plan.get(), path, parts, field, &used));
         continue;
       }
-      ModifierArg arg{op, path, field};
+      ModifierArg arg{op, path, field, context};
       CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<Modifier> leaf, entry->factory(arg));
       CAIRN_RETURN_IF_ERROR(MergeLeaf(plan.get(), path, parts, std::move(leaf), &used));
     }

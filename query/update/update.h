@@ -8,11 +8,13 @@
 // $each $position $sort $slice) $addToSet (with $each) $pop $pull (value or condition) $pullAll
 // $bit, one modifier per file under update/mods/; in any of their paths the positional "$"
 // (the array element the query matched), "$[]" (every element) and "$[<identifier>]" (the
-// elements its arrayFilters entry matches), nested and combined. Not yet (precise BadValue
-// "... is not supported yet"): pipeline updates, decimal128 arithmetic. Unknown modifiers answer FailedToParse "Unknown modifier: $foo. Expected a valid
-// update modifier or pipeline-style update specified as an array"; an empty operand ({$set: {}})
-// is a no-op, as in MongoDB 5.0+. New fields are appended in MongoDB's order (lexicographic,
-// numeric names numerically), modified fields stay in place.
+// elements its arrayFilters entry matches), nested and combined. Also pipeline-style updates
+// (ParsePipeline). Not yet (precise BadValue "... is not supported yet"): decimal128 arithmetic
+// in $inc/$mul (Cairn links no decimal library). Unknown modifiers answer FailedToParse
+// "Unknown modifier: $foo. Expected a valid update modifier or pipeline-style update specified
+// as an array"; an empty operand ({$set: {}}) is a no-op, as in MongoDB 5.0+. New fields are
+// appended in MongoDB's order (lexicographic, numeric names numerically), modified fields stay
+// in place.
 //
 // Immutable after Parse (which copies its input); Apply() is thread-safe.
 #pragma once
@@ -38,7 +40,12 @@ class Update {
   // filter for identifier 'i' was not used in the update { ... }", an identifier without a
   // filter BadValue 2 "No array filter found for identifier 'i' in path 'a.$[i]'".
   // A replacement ignores the filters (they are still parsed).
-  static Result<Update> Parse(BsonView update, BsonView array_filters);
+  // `context` is the statement's (its `let` variables and collation; nullptr: none): the
+  // arrayFilters and $pull conditions compare strings under its collation, as do $addToSet,
+  // $pull, $pullAll, $min, $max and $push's $sort when they compare values (MongoDB's
+  // UpdateNode::setCollator).
+  static Result<Update> Parse(BsonView update, BsonView array_filters,
+                              std::shared_ptr<const ExpressionContext> context = nullptr);
   // A pipeline-style update (pipeline_update.cc): `stages` is the bytes of the u/update array
   // of $addFields/$set, $project, $unset, $replaceRoot/$replaceWith stages (others: InvalidOptions
   // 72 "$group is not allowed to be used within an update"), run with the command's `context`

@@ -19,6 +19,7 @@
 #include "common/bson_element.h"
 #include "common/field_path.h"
 #include "common/status.h"
+#include "query/expression/expression.h"
 #include "query/matcher/matcher.h"
 
 namespace cairn::query::update_internal {
@@ -147,11 +148,19 @@ struct LeafSite {
 // PathNotViable, immutable _id and top-level $-field checks. Defined in update.cc.
 Status SetAtSite(ApplyContext& ctx, const LeafSite& site, Node value, bool* changed);
 
-// What a modifier factory receives: the operator, the field path and the operand.
+// What a modifier factory receives: the operator, the field path and the operand, and the
+// statement's context.
 struct ModifierArg {
   std::string_view op;    // "$set"
   std::string_view path;  // "a.b"
   bson_iter_t value;      // the operand, positioned; points into the Update's copy of the spec
+  // The statement's context (may be null): its collation (collator()) is how a modifier compares
+  // values that hold strings; $pull parses its condition with it.
+  std::shared_ptr<const ExpressionContext> context = nullptr;
+
+  // The collation to compare values under (null: binary), kept alive by the modifier that
+  // stores it.
+  std::shared_ptr<const StringComparator> collator() const;
 };
 
 using ModifierFactory = Result<std::unique_ptr<Modifier>> (*)(const ModifierArg& arg);
@@ -185,8 +194,9 @@ using ArrayFilterMap = std::map<std::string, Matcher, std::less<>>;
 // MongoDB's rules: each filter one top-level identifier (FailedToParse 9 otherwise), the
 // identifier alphanumeric and starting with a lowercase letter (BadValue 2), no identifier
 // twice (FailedToParse 9), no $expr/$where/$text; filter parse errors carry the context
-// "Error parsing array filter".
-Result<ArrayFilterMap> ParseArrayFilters(BsonView filters);
+// "Error parsing array filter". The filters compare strings under `context`'s collation.
+Result<ArrayFilterMap> ParseArrayFilters(BsonView filters,
+                                         const std::shared_ptr<const ExpressionContext>& context);
 
 // Whether the array element `element` satisfies the filter of `identifier`.
 bool ArrayFilterMatches(const Matcher& filter, std::string_view identifier,

@@ -1,13 +1,16 @@
 // aggregate on a collection: parses the pipeline (query/pipeline), runs a leading $match through
 // the server's query execution (so _id lookups are point reads), streams the rest through the
-// pipeline's stages and returns results through a cursor like find. Database-level aggregates
-// ({aggregate: 1}) and explain come with the aggregation issue and answer precise errors now.
+// pipeline's stages and returns results through a cursor like find. A database-level aggregate
+// ({aggregate: 1}) starts from a collectionless stage ($documents) over no input; $out and $merge
+// write through aggregate_output.h. Explain answers a precise error for now.
 #include <memory>
 #include <string>
 
 #include "query/collation/collator.h"
 #include "query/matcher/matcher.h"
 #include "query/pipeline/pipeline.h"
+#include "server/commands/aggregate_foreign.h"
+#include "server/commands/aggregate_output.h"
 #include "server/commands/command_args.h"
 #include "server/cursor_batch.h"
 #include "server/namespace.h"
@@ -36,6 +39,26 @@ class PipelineStream final : public DocumentStream {
   std::unique_ptr<query::DocumentSource> output_;
 };
 
+// The name of the first (or last) stage of a pipeline array; empty when there is none.
+std::string_view StageNameAt(BsonView pipeline, bool last) {
+  std::string_view name;
+  bson_iter_t it, stage;
+  pipeline.Init(&it);
+  while (bson_iter_next(&it)) {
+    if (BSON_ITER_HOLDS_DOCUMENT(&it) && bson_iter_recurse(&it, &stage) && bson_iter_next(&stage)) {
+      name = IterKey(&stage);
+    }
+    if (!last) break;
+  }
+  return name;
+}
+
+// Stages that can start a database-level aggregate (MongoDB's "independent of any collection").
+bool IsCollectionlessStage(std::string_view name) {
+  return name == "$documents" || name == "$listLocalSessions" || name == "$currentOp" ||
+         name == "$changeStream" || name == "$listSessions";
+}
+
 }  // namespace
 
 Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
@@ -48,17 +71,25 @@ Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_
                     {"hint", kArgDocument | kArgString}, {"let", kArgDocument},
                     {"fromMongos", kArgBool}, {"needsMerge", kArgBool}}));
   const bson_iter_t& first = args.first();
+  // {aggregate: 1}: a database-level aggregate, whose first stage needs no collection.
+  bool collectionless = false;
   if (!BSON_ITER_HOLDS_UTF8(&first)) {
-    if (IterIsNumber(&first)) {
-      return Status(ErrorCode::kBadValue,
-                    "database-level aggregate ({aggregate: 1}) is not supported by Cairn yet");
+    double number = 0;
+    if (!IterIsNumber(&first)) {
+      return Status(ErrorCode::kInvalidNamespace,
+                    "collection name has invalid type " +
+                        std::string(BsonTypeName(bson_iter_type(&first))));
     }
-    return Status(ErrorCode::kInvalidNamespace,
-                  "collection name has invalid type " +
-                      std::string(BsonTypeName(bson_iter_type(&first))));
+    if (!IterAsDouble(&first, &number) || number != 1) {
+      return Status(ErrorCode::kFailedToParse,
+                    "Invalid command format: the 'aggregate' field must specify a collection "
+                    "name or 1");
+    }
+    collectionless = true;
   }
-  std::string_view collection = IterUtf8(&first);
-  CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
+  std::string_view collection =
+      collectionless ? std::string_view("$cmd.aggregate") : IterUtf8(&first);
+  if (!collectionless) CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
   if (args.GetBool("explain", false)) {
     return Status(ErrorCode::kBadValue, "aggregate explain is not supported by Cairn yet");
   }
@@ -97,8 +128,23 @@ Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_
   CAIRN_ASSIGN_OR_RETURN(options.expression_context,
                          query::ApplyQueryCollation(std::move(options.expression_context),
                                                     args.GetDocument("collation")));
+  // Where $out and $merge write.
+  options.output_targets = MakeOutputTargets(ctx.state, std::string(request.db));
+  // What $lookup reads.
+  options.foreign = MakeForeignCollections(ctx.state, std::string(request.db));
   CAIRN_ASSIGN_OR_RETURN(query::Pipeline parsed,
                          query::Pipeline::Parse(IterDocument(&pipeline_it), options));
+  std::string_view first_stage = StageNameAt(IterDocument(&pipeline_it), /*last=*/false);
+  if (collectionless && !IsCollectionlessStage(first_stage)) {
+    return Status(ErrorCode::kInvalidNamespace,
+                  first_stage.empty()
+                      ? std::string("{aggregate: 1} is not valid for an empty pipeline.")
+                      : "{aggregate: 1} is not valid for '" + std::string(first_stage) +
+                            "'; a collection is required.");
+  }
+  // A writing stage runs in the first batch whatever its size (the reply's cursor is empty).
+  std::string_view last_stage = StageNameAt(IterDocument(&pipeline_it), /*last=*/true);
+  if (last_stage == "$out" || last_stage == "$merge") batch_size = -1;
   auto pipeline = std::make_unique<query::Pipeline>(std::move(parsed));
 
   QuerySpec spec;
@@ -106,7 +152,8 @@ Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_
                          query::Matcher::Parse(pipeline->leading_match(), options.expression_context));
   spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
   std::string ns = MakeNamespace(request.db, collection);
-  storage::CollectionHandle handle = ctx.state.engine().catalog().Find(ns);
+  storage::CollectionHandle handle =
+      collectionless ? nullptr : ctx.state.engine().catalog().Find(ns);
   auto input = BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache());
 
   auto cursor = std::make_unique<Cursor>();

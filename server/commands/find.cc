@@ -1,9 +1,11 @@
-// find: filter, projection, sort, skip, limit, batchSize, singleBatch. Streams results through
-// a cursor (first batch 101 documents or 16 MiB); a filter pinning _id is a point lookup.
-// collation applies to the filter and the sort. Options that need later issues (tailable,
-// min/max, returnKey, showRecordId) are refused with precise errors. Under explain, answers with
-// the plan (server/explain.h).
+// find: filter, projection, sort, skip, limit, batchSize, singleBatch, let, collation,
+// showRecordId and returnKey. Streams results through a cursor (first batch 101 documents or
+// 16 MiB); a filter pinning _id is a point lookup. The collation applies to the filter, the
+// sort and the projection; `let` variables to $expr and projection expressions. Options that
+// need later work (tailable, min/max) are refused with precise errors. Under explain, answers
+// with the plan (server/explain.h).
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "query/collation/collator.h"
@@ -19,6 +21,124 @@
 namespace cairn::server {
 
 namespace {
+
+// Where returnKey takes each document's index key from: the access path that produced it, as
+// MongoDB's ReturnKeyStage shows the key of the index entry the scan read (a collection scan
+// has none: {}; the _id point lookup reads the _id index: {_id: v}).
+struct ReturnKeySource {
+  enum class Kind { kNone, kId, kIndex };
+  Kind kind = Kind::kNone;
+  BsonDoc key_pattern;  // kIndex
+};
+
+// The key source of the plan BuildQueryStream chose (recorded in `plan`). For an index scan the
+// key is read back from the document through the key pattern, which is exact for an index that
+// is not multikey (each document has one key). HOOK for the index work: once DocumentStream
+// exposes the key of the entry an index scan read, take it from the stream instead, which also
+// serves multikey and special (hashed, text) indexes; until then those are refused.
+Result<ReturnKeySource> ReturnKeySourceOf(const PlanNode* plan) {
+  ReturnKeySource source;
+  for (; plan != nullptr; plan = plan->input.get()) {
+    if (plan->stage == "IDHACK") {
+      source.kind = ReturnKeySource::Kind::kId;
+      return source;
+    }
+    if (plan->stage == "COLLSCAN" || plan->stage == "EOF") return source;
+    if (plan->stage != "IXSCAN") continue;
+    bson_iter_t it;
+    if (plan->fields.view().Find("isMultiKey", &it) && bson_iter_as_bool(&it)) {
+      return Status(ErrorCode::kBadValue,
+                    "find option 'returnKey' over a multikey index is not supported by Cairn yet");
+    }
+    if (!plan->fields.view().Find("keyPattern", &it) || !BSON_ITER_HOLDS_DOCUMENT(&it)) break;
+    BsonView pattern = IterDocument(&it);
+    bson_iter_t field;
+    pattern.Init(&field);
+    while (bson_iter_next(&field)) {
+      if (!IterIsNumber(&field)) {
+        return Status(ErrorCode::kBadValue,
+                      "find option 'returnKey' over a special index is not supported by Cairn yet");
+      }
+    }
+    source.kind = ReturnKeySource::Kind::kIndex;
+    source.key_pattern = BsonDoc(pattern);
+    return source;
+  }
+  return Status(ErrorCode::kBadValue, "find option 'returnKey' is not supported by Cairn yet "
+                                      "for this plan");
+}
+
+// The documents find returns when showRecordId or returnKey change them (MongoDB adds a
+// {$recordId: {$meta: "recordId"}} field to the projection for showRecordId, and its
+// ReturnKeyStage replaces each document by its index key, ignoring the projection and
+// showRecordId). Applies the projection itself, so the cursor gets finished documents. Owns its
+// output buffer: document() is valid until the next Next().
+class FindOutputStream final : public DocumentStream {
+ public:
+  FindOutputStream(std::unique_ptr<DocumentStream> child,
+                   std::optional<query::Projection> projection, bool show_record_id,
+                   std::optional<ReturnKeySource> return_key)
+      : child_(std::move(child)),
+        projection_(std::move(projection)),
+        show_record_id_(show_record_id),
+        return_key_(std::move(return_key)) {}
+
+  bool Next() override {
+    if (!status_.ok() || !child_->Next()) return false;
+    bson_reinit(out_.get());
+    BsonView doc = child_->document();
+    if (return_key_) {
+      AppendKey(doc);
+      return true;
+    }
+    if (projection_) {
+      status_ = projection_->Apply(doc, out_.get());
+      if (!status_.ok()) return false;
+    } else {
+      bson_iter_t it;
+      doc.Init(&it);
+      while (bson_iter_next(&it)) AppendIter(out_.get(), IterKey(&it), &it);
+    }
+    if (show_record_id_) {
+      BSON_APPEND_INT64(out_.get(), "$recordId", static_cast<int64_t>(child_->record_id()));
+    }
+    return true;
+  }
+  BsonView document() const override { return out_.view(); }
+  storage::RecordId record_id() const override { return child_->record_id(); }
+  Status status() const override { return status_.ok() ? child_->status() : status_; }
+  int64_t docs_examined() const override { return child_->docs_examined(); }
+
+ private:
+  // {<key pattern field>: value, ...} (missing values as null), or {_id: v}, or {}.
+  void AppendKey(BsonView doc) {
+    bson_iter_t value;
+    if (return_key_->kind == ReturnKeySource::Kind::kId) {
+      if (doc.Find("_id", &value)) AppendIter(out_.get(), "_id", &value);
+      return;
+    }
+    if (return_key_->kind != ReturnKeySource::Kind::kIndex) return;
+    bson_iter_t field;
+    return_key_->key_pattern.view().Init(&field);
+    while (bson_iter_next(&field)) {
+      std::string_view path = IterKey(&field);
+      bson_iter_t root;
+      doc.Init(&root);
+      if (bson_iter_find_descendant(&root, std::string(path).c_str(), &value)) {
+        AppendIter(out_.get(), path, &value);
+      } else {
+        bson_append_null(out_.get(), path.data(), static_cast<int>(path.size()));
+      }
+    }
+  }
+
+  std::unique_ptr<DocumentStream> child_;
+  std::optional<query::Projection> projection_;
+  bool show_record_id_;
+  std::optional<ReturnKeySource> return_key_;
+  BsonDoc out_;
+  Status status_;
+};
 
 // {$natural: 1|-1} sorts and hints read in (reverse) insertion order.
 bool IsNaturalOrder(BsonView spec, bool* reverse) {
@@ -53,20 +173,23 @@ Status HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* re
   CAIRN_RETURN_IF_ERROR(CheckNonNegative("batchSize", args.GetInt("batchSize", 0)));
   for (std::string_view unsupported : {"max", "min"}) {
     if (args.Has(unsupported) && !args.GetDocument(unsupported).empty()) {
-      return Status(ErrorCode::kBadValue,
-                    "find option '" + std::string(unsupported) + "' is not supported by Cairn yet");
-    }
-  }
-  for (std::string_view unsupported : {"returnKey", "showRecordId", "tailable", "awaitData"}) {
-    if (args.GetBool(unsupported, false)) {
-      if (unsupported == "tailable" || unsupported == "awaitData") {
-        return Status(ErrorCode::kBadValue,
-                      "error processing query: tailable cursor requested on non capped collection");
+      // min/max bound an index scan: MongoDB requires the hint that names the index first.
+      if (!args.Has("hint")) {
+        return Status(ErrorCode::kLocation51173,
+                      "When using min()/max() a hint of which index to use must be provided");
       }
       return Status(ErrorCode::kBadValue,
                     "find option '" + std::string(unsupported) + "' is not supported by Cairn yet");
     }
   }
+  for (std::string_view unsupported : {"tailable", "awaitData"}) {
+    if (args.GetBool(unsupported, false)) {
+      return Status(ErrorCode::kBadValue,
+                    "error processing query: tailable cursor requested on non capped collection");
+    }
+  }
+  const bool show_record_id = args.GetBool("showRecordId", false);
+  const bool return_key = args.GetBool("returnKey", false);
 
   QuerySpec spec;
   // The command's `let` variables and $$NOW, for $expr.
@@ -108,7 +231,7 @@ Status HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* re
   BsonView projection = args.GetDocument("projection");
   if (!projection.empty()) {
     CAIRN_ASSIGN_OR_RETURN(query::Projection parsed,
-                           query::Projection::ParseFind(projection, spec.matcher));
+                           query::Projection::ParseFind(projection, spec.matcher, let));
     cursor->projection.emplace(std::move(parsed));
   }
   if (ctx.explain != nullptr) {
@@ -119,7 +242,21 @@ Status HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* re
     target.projection = projection;
     return RunExplain(ctx, *ctx.explain, target, reply);
   }
-  cursor->stream = BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache());
+  // For returnKey, the plan (recorded as explain records it) says where the keys come from.
+  QueryExplain plan;
+  cursor->stream = BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache(),
+                                    return_key ? &plan : nullptr);
+  if (show_record_id || return_key) {
+    std::optional<ReturnKeySource> key_source;
+    if (return_key) {
+      CAIRN_ASSIGN_OR_RETURN(ReturnKeySource source, ReturnKeySourceOf(plan.winning.get()));
+      key_source = std::move(source);
+    }
+    cursor->stream = std::make_unique<FindOutputStream>(
+        std::move(cursor->stream), std::move(cursor->projection), show_record_id,
+        std::move(key_source));
+    cursor->projection.reset();
+  }
 
   bool single_batch = args.GetBool("singleBatch", false);
   int64_t batch_size = args.Has("batchSize") ? args.GetInt("batchSize", 0) : -1;

@@ -88,7 +88,7 @@ Status HandleFindAndModify(CommandContext& ctx, const CommandRequest& request, b
   BsonView fields_spec = args.GetDocument("fields");
   if (!fields_spec.empty()) {
     CAIRN_ASSIGN_OR_RETURN(query::Projection parsed,
-                           query::Projection::ParseFind(fields_spec, spec.matcher));
+                           query::Projection::ParseFind(fields_spec, spec.matcher, let));
     fields.emplace(std::move(parsed));
   }
   std::optional<query::Update> update;
@@ -100,7 +100,7 @@ Status HandleFindAndModify(CommandContext& ctx, const CommandRequest& request, b
     ctx.state.opcounters().update++;
   } else if (has_update) {
     CAIRN_ASSIGN_OR_RETURN(query::Update parsed,
-                           query::Update::Parse(IterDocument(&update_it), array_filters));
+                           query::Update::Parse(IterDocument(&update_it), array_filters, let));
     update.emplace(std::move(parsed));
     ctx.state.opcounters().update++;
   } else {

@@ -47,7 +47,7 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
   bool multi = statement.Find("multi", &it) && bson_iter_as_bool(&it);
   BsonView array_filters;  // checked by HandleUpdate (an array of documents)
   if (statement.Find("arrayFilters", &it)) array_filters = IterDocument(&it);
-  // The statement's collation, under which its filter compares strings.
+  // The statement's collation, under which its filter and its update compare strings.
   CAIRN_ASSIGN_OR_RETURN(BsonView collation,
                          StatementCollationField("update", "updates", statement));
   CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const query::ExpressionContext> context,
@@ -56,7 +56,7 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
   CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(filter, context));
   CAIRN_ASSIGN_OR_RETURN(query::Update update,
                          pipeline ? query::Update::ParsePipeline(update_doc, array_filters, context)
-                                  : query::Update::Parse(update_doc, array_filters));
+                                  : query::Update::Parse(update_doc, array_filters, context));
   if (multi && update.is_replacement()) {
     return Status(ErrorCode::kFailedToParse, "multi update is not supported for replacement-style update");
   }
@@ -83,10 +83,15 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
     while (stream->Next()) {
       ++result->matched;
       BsonDoc new_doc;
-      CAIRN_ASSIGN_OR_RETURN(bool modified,
-                             UpdateDocument(*writer, update, stream->record_id(),
-                                            stream->document(), &new_doc, spec.matcher.get()));
-      if (modified) ++result->modified;
+      Result<bool> modified = UpdateDocument(*writer, update, stream->record_id(),
+                                             stream->document(), &new_doc, spec.matcher.get());
+      if (!modified.ok()) {
+        // As MongoDB, which updates each document in a storage transaction of its own: the
+        // documents updated before the failing one stay updated (it staged nothing itself).
+        CAIRN_RETURN_IF_ERROR(writer->Commit());
+        return modified.status();
+      }
+      if (*modified) ++result->modified;
       if (writer->pending_bytes() > kCommitEveryBytes) CAIRN_RETURN_IF_ERROR(writer->Commit());
     }
     CAIRN_RETURN_IF_ERROR(stream->status());
@@ -143,9 +148,13 @@ Status HandleUpdate(CommandContext& ctx, const CommandRequest& request, bson_t* 
     ctx.state.opcounters().update++;
     StatementResult result;
     Status status = RunStatement(ctx, ns, statements[i], let, &result);
-    n += result.matched;
-    modified += result.modified;
-    if (result.upserted) {
+    // A statement that failed counts for nothing in n and nModified, even when it updated
+    // documents before its error (MongoDB reports only the statements that succeeded).
+    if (status.ok()) {
+      n += result.matched;
+      modified += result.modified;
+    }
+    if (status.ok() && result.upserted) {
       ++n;
       upserted.emplace_back(static_cast<int32_t>(i), std::move(result.upserted_id));
     }

@@ -149,9 +149,10 @@ class SortArrayExpression final : public OperatorExpression {
   }
 
   int Compare(const Value& a, const Value& b) const {
-    if (sort_by_.whole != 0) return CompareValue(a, b) * sort_by_.whole;
+    // Strings under the command's collation (as MongoDB's PatternValueCmp).
+    if (sort_by_.whole != 0) return CompareValue(a, b, collator()) * sort_by_.whole;
     for (const auto& [path, direction] : sort_by_.fields) {
-      int c = CompareValue(SortKey(a, path), SortKey(b, path));
+      int c = CompareValue(SortKey(a, path), SortKey(b, path), collator());
       if (c != 0) return c < 0 ? -direction : direction;
     }
     return 0;
@@ -258,7 +259,7 @@ Result<Value> EvalIn(const OperatorExpression& op, Variables* vars) {
   bson_iter_t it;
   array.Recurse(&it);
   while (bson_iter_next(&it)) {
-    if (ValueEquals(needle, array.Child(&it))) return Value::Bool(true);
+    if (CompareValue(needle, array.Child(&it), op.collator()) == 0) return Value::Bool(true);
   }
   return Value::Bool(false);
 }
@@ -431,7 +432,9 @@ Result<Value> EvalIndexOfArray(const OperatorExpression& op, Variables* vars) {
   }
   CAIRN_ASSIGN_OR_RETURN(Value needle, op.Eval(1, vars));
   for (int32_t i = start; i < end; ++i) {
-    if (ValueEquals(elements[static_cast<size_t>(i)], needle)) return Value::Int32(i);
+    if (CompareValue(elements[static_cast<size_t>(i)], needle, op.collator()) == 0) {
+      return Value::Int32(i);
+    }
   }
   return Value::Int32(-1);
 }
@@ -515,8 +518,10 @@ Result<ExpressionPtr> ParseSortArray(const bson_iter_t* arg, std::string_view na
   }
   std::vector<ExpressionPtr> operands;
   operands.push_back(std::move(input));
-  return ExpressionPtr(
-      std::make_unique<SortArrayExpression>(name, std::move(operands), std::move(*sort_by)));
+  auto sort_array =
+      std::make_unique<SortArrayExpression>(name, std::move(operands), std::move(*sort_by));
+  sort_array->set_collator(ctx.context().shared_collator());
+  return ExpressionPtr(std::move(sort_array));
 }
 
 }  // namespace cairn::query::ops

@@ -1,8 +1,8 @@
 // Set operators over arrays treated as sets (duplicates ignored, values equal by MongoDB's value
-// comparison: 1, 1.0 and NumberLong(1) are one member): $setEquals $setIntersection $setUnion
-// $setDifference $setIsSubset, and $allElementsTrue / $anyElementTrue. As in MongoDB, the
-// results of $setUnion and $setIntersection come out in value order, $setDifference keeps the
-// first array's order.
+// comparison: 1, 1.0 and NumberLong(1) are one member; strings equal under the command's
+// collation are one member): $setEquals $setIntersection $setUnion $setDifference $setIsSubset,
+// and $allElementsTrue / $anyElementTrue. As in MongoDB, the results of $setUnion and
+// $setIntersection come out in value order, $setDifference keeps the first array's order.
 #include <algorithm>
 
 #include "query/expression/operator.h"
@@ -13,22 +13,39 @@ namespace {
 
 std::string TypeOf(const Value& v) { return TypeNameOf(v); }
 
-bool Less(const Value& a, const Value& b) { return CompareValue(a, b) < 0; }
+// The order and equality of set members: MongoDB's value order, strings under the operator's
+// collation (ExpressionContext::getValueComparator).
+struct MemberOrder {
+  const StringComparator* collator;  // null: binary
+  bool operator()(const Value& a, const Value& b) const {
+    return CompareValue(a, b, collator) < 0;
+  }
+  bool Equal(const Value& a, const Value& b) const { return CompareValue(a, b, collator) == 0; }
+};
+
+MemberOrder OrderOf(const OperatorExpression& op) { return MemberOrder{op.collator()}; }
+
+// Sorts `members` and drops equal ones (the first of equal members kept).
+void SortUnique(std::vector<Value>* members, MemberOrder order) {
+  std::stable_sort(members->begin(), members->end(), order);
+  members->erase(std::unique(members->begin(), members->end(),
+                             [order](const Value& a, const Value& b) { return order.Equal(a, b); }),
+                 members->end());
+}
 
 // The distinct members of an array, in value order (the first of equal members kept).
-std::vector<Value> ToSet(const Value& array) {
+std::vector<Value> ToSet(const Value& array, MemberOrder order) {
   std::vector<Value> members;
   bson_iter_t it;
   if (array.Recurse(&it)) {
     while (bson_iter_next(&it)) members.push_back(array.Child(&it));
   }
-  std::stable_sort(members.begin(), members.end(), Less);
-  members.erase(std::unique(members.begin(), members.end(), ValueEquals), members.end());
+  SortUnique(&members, order);
   return members;
 }
 
-bool Contains(const std::vector<Value>& set, const Value& v) {
-  return std::binary_search(set.begin(), set.end(), v, Less);
+bool Contains(const std::vector<Value>& set, const Value& v, MemberOrder order) {
+  return std::binary_search(set.begin(), set.end(), v, order);
 }
 
 Value ArrayOf(const std::vector<Value>& values) {
@@ -38,6 +55,7 @@ Value ArrayOf(const std::vector<Value>& values) {
 }
 
 Result<Value> EvalSetEquals(const OperatorExpression& op, Variables* vars) {
+  const MemberOrder order = OrderOf(op);
   std::vector<Value> first;
   for (size_t i = 0; i < op.size(); ++i) {
     CAIRN_ASSIGN_OR_RETURN(Value v, op.Eval(i, vars));
@@ -46,13 +64,14 @@ Result<Value> EvalSetEquals(const OperatorExpression& op, Variables* vars) {
                                                    std::to_string(i + 1) +
                                                    "-th argument is of type: " + TypeOf(v));
     }
-    std::vector<Value> set = ToSet(v);
+    std::vector<Value> set = ToSet(v, order);
     if (i == 0) {
       first = std::move(set);
       continue;
     }
     if (set.size() != first.size() ||
-        !std::equal(set.begin(), set.end(), first.begin(), ValueEquals)) {
+        !std::equal(set.begin(), set.end(), first.begin(),
+                    [order](const Value& a, const Value& b) { return order.Equal(a, b); })) {
       return Value::Bool(false);
     }
   }
@@ -77,11 +96,14 @@ Result<ExpressionPtr> ParseSetEquals(const bson_iter_t* arg, std::string_view na
                                                      "-th argument is of type: " + TypeOf(*c));
     }
   }
-  return ExpressionPtr(std::make_unique<OperatorExpression>(name, std::move(operands),
-                                                            EvalSetEquals, /*foldable=*/false));
+  auto op = std::make_unique<OperatorExpression>(name, std::move(operands), EvalSetEquals,
+                                                 /*foldable=*/false);
+  op->set_collator(ctx.context().shared_collator());
+  return ExpressionPtr(std::move(op));
 }
 
 Result<Value> EvalSetIntersection(const OperatorExpression& op, Variables* vars) {
+  const MemberOrder order = OrderOf(op);
   std::vector<Value> result;
   for (size_t i = 0; i < op.size(); ++i) {
     CAIRN_ASSIGN_OR_RETURN(Value v, op.Eval(i, vars));
@@ -91,14 +113,14 @@ Result<Value> EvalSetIntersection(const OperatorExpression& op, Variables* vars)
                     "All operands of $setIntersection must be arrays. One argument is of type: " +
                         TypeOf(v));
     }
-    std::vector<Value> set = ToSet(v);
+    std::vector<Value> set = ToSet(v, order);
     if (i == 0) {
       result = std::move(set);
       continue;
     }
     std::vector<Value> kept;
     for (const Value& member : result) {
-      if (Contains(set, member)) kept.push_back(member);
+      if (Contains(set, member, order)) kept.push_back(member);
     }
     result = std::move(kept);
   }
@@ -121,8 +143,7 @@ Result<Value> EvalSetUnion(const OperatorExpression& op, Variables* vars) {
     while (bson_iter_next(&it)) members.push_back(v.Child(&it));
     holders.push_back(std::move(v));
   }
-  std::stable_sort(members.begin(), members.end(), Less);
-  members.erase(std::unique(members.begin(), members.end(), ValueEquals), members.end());
+  SortUnique(&members, OrderOf(op));
   return ArrayOf(members);
 }
 
@@ -140,14 +161,15 @@ Result<Value> EvalSetDifference(const OperatorExpression& op, Variables* vars) {
                   "both operands of $setDifference must be arrays. Second argument is of type: " +
                       TypeOf(rhs));
   }
-  std::vector<Value> excluded = ToSet(rhs);
+  const MemberOrder order = OrderOf(op);
+  std::vector<Value> excluded = ToSet(rhs, order);
   std::vector<Value> out;
   bson_iter_t it;
   lhs.Recurse(&it);
   while (bson_iter_next(&it)) {
     Value member = lhs.Child(&it);
-    if (Contains(excluded, member)) continue;
-    excluded.insert(std::upper_bound(excluded.begin(), excluded.end(), member, Less), member);
+    if (Contains(excluded, member, order)) continue;
+    excluded.insert(std::upper_bound(excluded.begin(), excluded.end(), member, order), member);
     out.push_back(member);
   }
   return ArrayOf(out);
@@ -166,11 +188,12 @@ Result<Value> EvalSetIsSubset(const OperatorExpression& op, Variables* vars) {
                   "both operands of $setIsSubset must be arrays. Second argument is of type: " +
                       TypeOf(rhs));
   }
-  std::vector<Value> superset = ToSet(rhs);
+  const MemberOrder order = OrderOf(op);
+  std::vector<Value> superset = ToSet(rhs, order);
   bson_iter_t it;
   lhs.Recurse(&it);
   while (bson_iter_next(&it)) {
-    if (!Contains(superset, lhs.Child(&it))) return Value::Bool(false);
+    if (!Contains(superset, lhs.Child(&it), order)) return Value::Bool(false);
   }
   return Value::Bool(true);
 }

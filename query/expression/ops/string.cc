@@ -13,11 +13,6 @@
 
 namespace cairn::query::ops {
 
-namespace {
-
-bool IsContinuationByte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
-
-// Bytes of the UTF-8 code point starting with `lead` (str::getCodePointLength).
 size_t CodePointLength(char lead) {
   unsigned char c = static_cast<unsigned char>(lead);
   if ((c & 0x80) == 0) return 1;
@@ -34,6 +29,8 @@ size_t CodePointCount(std::string_view s) {
   }
   return n;
 }
+
+namespace {
 
 std::string TypeOf(const Value& v) { return TypeNameOf(v); }
 

@@ -2,6 +2,9 @@
 // stage_registry.cc's table includes this. Each validates its argument with MongoDB's codes.
 #pragma once
 
+#include <string>
+#include <string_view>
+
 #include <bson/bson.h>
 
 #include "common/status.h"
@@ -21,6 +24,33 @@ Result<StagePtr> ParseGroup(const bson_iter_t* spec, const PipelineOptions& opti
 Result<StagePtr> ParseAddFields(const bson_iter_t* spec, const PipelineOptions& options);
 // $replaceRoot and its alias $replaceWith (replace_root.cc).
 Result<StagePtr> ParseReplaceRoot(const bson_iter_t* spec, const PipelineOptions& options);
+Result<StagePtr> ParseUnwind(const bson_iter_t* spec, const PipelineOptions& options);  // unwind.cc
+Result<StagePtr> ParseLookup(const bson_iter_t* spec, const PipelineOptions& options);  // lookup.cc
+
+// $out (out.cc), $merge (merge.cc): the writing stages.
+Result<StagePtr> ParseOut(const bson_iter_t* spec, const PipelineOptions& options);
+Result<StagePtr> ParseMerge(const bson_iter_t* spec, const PipelineOptions& options);
+// $documents (documents.cc): the source stage of a database-level aggregate.
+Result<StagePtr> ParseDocuments(const bson_iter_t* spec, const PipelineOptions& options);
+
+Result<StagePtr> ParseSortByCount(const bson_iter_t* spec, const PipelineOptions& options);  // sort_by_count.cc
+Result<StagePtr> ParseSample(const bson_iter_t* spec, const PipelineOptions& options);  // sample.cc
+
+Result<StagePtr> ParseBucket(const bson_iter_t* spec, const PipelineOptions& options);  // bucket.cc
+
+// desugared.cc: a stage MongoDB defines as a sequence of stages (replaced by them when the
+// pipeline is optimised); `static_name` must outlive it. And one stage parsed from a
+// one-field stage document built by such a stage ({"$group": {...}}) with its parser.
+StagePtr MakeDesugaredStage(std::string_view static_name, StageList stages);
+Result<StagePtr> ParseStageDocument(BsonView stage, StageParser parse,
+                                    const PipelineOptions& options);
+
+// out.cc: a {db, coll} target object of $out / $merge's 'into' (`field` names it in errors).
+struct TargetNamespace {
+  std::string db;  // empty: the aggregate's database
+  std::string coll;
+};
+Result<TargetNamespace> ParseTargetNamespace(const bson_iter_t* spec, std::string_view field);
 
 // project.cc: a $project/$unset stage over an already-built projection spec; `stage_name` is
 // the name errors carry ("Invalid $unset :: caused by :: ...").

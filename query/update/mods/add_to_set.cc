@@ -1,5 +1,6 @@
 // $addToSet: appends the operand (or each value of {$each: [...]}, duplicates in the list
-// removed) unless an equal value is already in the array; creates the array when missing.
+// removed) unless an equal value is already in the array (strings equal under the statement's
+// collation count as equal); creates the array when missing.
 // A non-array field is BadValue. MongoDB: addtoset_node.cpp.
 #include "common/bson_compare.h"
 #include "query/update/update_internal.h"
@@ -9,7 +10,9 @@ namespace {
 
 class AddToSetModifier final : public Modifier {
  public:
-  explicit AddToSetModifier(std::vector<BsonElement> values) : values_(std::move(values)) {}
+  AddToSetModifier(std::vector<BsonElement> values,
+                   std::shared_ptr<const StringComparator> collator)
+      : values_(std::move(values)), collator_(std::move(collator)) {}
 
   bool AllowCreation() const override { return true; }
 
@@ -34,7 +37,7 @@ class AddToSetModifier final : public Modifier {
       bool present = false;
       for (const BsonElement& have : existing) {
         bson_iter_t e = have.iter();
-        if (CompareValues(&e, &value) == 0) {
+        if (CompareValues(&e, &value, collator_.get()) == 0) {
           present = true;
           break;
         }
@@ -57,11 +60,13 @@ class AddToSetModifier final : public Modifier {
 
  private:
   std::vector<BsonElement> values_;  // deduplicated, in operand order
+  std::shared_ptr<const StringComparator> collator_;  // null: binary
 };
 
 }  // namespace
 
 Result<std::unique_ptr<Modifier>> MakeAddToSet(const ModifierArg& arg) {
+  std::shared_ptr<const StringComparator> collator = arg.collator();
   std::vector<BsonElement> values;
   bool is_each = false;
   if (BSON_ITER_HOLDS_DOCUMENT(&arg.value)) {
@@ -84,7 +89,7 @@ Result<std::unique_ptr<Modifier>> MakeAddToSet(const ModifierArg& arg) {
         bool duplicate = false;
         for (const BsonElement& element : values) {
           bson_iter_t seen = element.iter();
-          if (CompareValues(&seen, &item) == 0) {
+          if (CompareValues(&seen, &item, collator.get()) == 0) {
             duplicate = true;
             break;
           }
@@ -94,7 +99,7 @@ Result<std::unique_ptr<Modifier>> MakeAddToSet(const ModifierArg& arg) {
     }
   }
   if (!is_each) values.emplace_back(&arg.value);
-  return std::unique_ptr<Modifier>(new AddToSetModifier(std::move(values)));
+  return std::unique_ptr<Modifier>(new AddToSetModifier(std::move(values), std::move(collator)));
 }
 
 }  // namespace cairn::query::update_internal

@@ -4,6 +4,7 @@
 //  - a document of operators ({$gte: 6}) or a regex: a condition on the element itself,
 //    matched as {v: <element>} against the filter {v: <condition>};
 //  - anything else: elements equal to it (numbers by value, documents field-order sensitive).
+// Conditions and equality compare strings under the statement's collation.
 // A missing field is a no-op; a non-array is BadValue "Cannot apply $pull to a non-array value".
 #include <optional>
 
@@ -36,8 +37,9 @@ class PullModifier final : public Modifier {
  public:
   enum class Kind { kObject, kWrapped, kEquality };
 
-  PullModifier(Kind kind, const bson_iter_t& value, std::optional<Matcher> matcher)
-      : kind_(kind), value_(value), matcher_(std::move(matcher)) {}
+  PullModifier(Kind kind, const bson_iter_t& value, std::optional<Matcher> matcher,
+               std::shared_ptr<const StringComparator> collator = nullptr)
+      : kind_(kind), value_(value), matcher_(std::move(matcher)), collator_(std::move(collator)) {}
 
   bool AllowCreation() const override { return false; }
 
@@ -59,7 +61,7 @@ class PullModifier final : public Modifier {
         return matches;
       }
       case Kind::kEquality:
-        return CompareValues(element, &value_) == 0;
+        return CompareValues(element, &value_, collator_.get()) == 0;
     }
     return false;
   }
@@ -67,6 +69,7 @@ class PullModifier final : public Modifier {
   Kind kind_;
   bson_iter_t value_;
   std::optional<Matcher> matcher_;
+  std::shared_ptr<const StringComparator> collator_;  // kEquality; null: binary
 };
 
 }  // namespace
@@ -79,7 +82,7 @@ Result<std::unique_ptr<Modifier>> MakePull(const ModifierArg& arg) {
     bool operator_first = condition.Init(&first) && bson_iter_next(&first) &&
                           IsPathAcceptingKeyword(IterKey(&first));
     if (!operator_first) {
-      CAIRN_ASSIGN_OR_RETURN(Matcher matcher, Matcher::Parse(condition));
+      CAIRN_ASSIGN_OR_RETURN(Matcher matcher, Matcher::Parse(condition, arg.context));
       return std::unique_ptr<Modifier>(
           new PullModifier(PullModifier::Kind::kObject, value, std::move(matcher)));
     }
@@ -87,14 +90,14 @@ Result<std::unique_ptr<Modifier>> MakePull(const ModifierArg& arg) {
   if (BSON_ITER_HOLDS_DOCUMENT(&value) || BSON_ITER_HOLDS_REGEX(&value)) {
     bson_t filter = BSON_INITIALIZER;
     bson_append_iter(&filter, kWrapKey, -1, &value);
-    Result<Matcher> matcher = Matcher::Parse(BsonView(&filter));
+    Result<Matcher> matcher = Matcher::Parse(BsonView(&filter), arg.context);
     bson_destroy(&filter);
     if (!matcher.ok()) return matcher.status();
     return std::unique_ptr<Modifier>(
         new PullModifier(PullModifier::Kind::kWrapped, value, std::move(matcher).value()));
   }
   return std::unique_ptr<Modifier>(
-      new PullModifier(PullModifier::Kind::kEquality, value, std::nullopt));
+      new PullModifier(PullModifier::Kind::kEquality, value, std::nullopt, arg.collator()));
 }
 
 }  // namespace cairn::query::update_internal

@@ -1,5 +1,5 @@
-// $pullAll: removes every array element equal (canonical comparison: numbers by value) to one
-// of the operand array's values. MongoDB: pullall_node.cpp (an ArrayCullingNode, hence the
+// $pullAll: removes every array element equal (canonical comparison: numbers by value, strings
+// under the statement's collation) to one of the operand array's values. MongoDB: pullall_node.cpp (an ArrayCullingNode, hence the
 // "$pull" in its non-array error).
 #include "common/bson_compare.h"
 #include "query/update/update_internal.h"
@@ -9,7 +9,8 @@ namespace {
 
 class PullAllModifier final : public Modifier {
  public:
-  explicit PullAllModifier(std::vector<BsonElement> values) : values_(std::move(values)) {}
+  PullAllModifier(std::vector<BsonElement> values, std::shared_ptr<const StringComparator> collator)
+      : values_(std::move(values)), collator_(std::move(collator)) {}
 
   bool AllowCreation() const override { return false; }
 
@@ -18,7 +19,7 @@ class PullAllModifier final : public Modifier {
     return RemoveArrayElements(ctx, element, [this](const bson_iter_t* it) {
       for (const BsonElement& element : values_) {
         bson_iter_t value = element.iter();
-        if (CompareValues(it, &value) == 0) return true;
+        if (CompareValues(it, &value, collator_.get()) == 0) return true;
       }
       return false;
     });
@@ -26,6 +27,7 @@ class PullAllModifier final : public Modifier {
 
  private:
   std::vector<BsonElement> values_;
+  std::shared_ptr<const StringComparator> collator_;  // null: binary
 };
 
 }  // namespace
@@ -39,7 +41,7 @@ Result<std::unique_ptr<Modifier>> MakePullAll(const ModifierArg& arg) {
   bson_iter_t item;
   bson_iter_recurse(&arg.value, &item);
   while (bson_iter_next(&item)) values.emplace_back(&item);
-  return std::unique_ptr<Modifier>(new PullAllModifier(std::move(values)));
+  return std::unique_ptr<Modifier>(new PullAllModifier(std::move(values), arg.collator()));
 }
 
 }  // namespace cairn::query::update_internal

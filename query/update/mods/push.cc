@@ -1,6 +1,7 @@
 // $push: appends to an array (creating it when missing), with the $each, $position, $sort and
-// $slice clauses. A non-array field is BadValue "The field 'a' must be an array but is of type
-// int in document {_id: 1}". MongoDB: push_node.cpp, pattern_cmp.cpp.
+// $slice clauses; $sort compares strings under the statement's collation. A non-array field is
+// BadValue "The field 'a' must be an array but is of type int in document {_id: 1}". MongoDB:
+// push_node.cpp, pattern_cmp.cpp.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -64,6 +65,9 @@ Status CheckSortPattern(BsonView pattern) {
 
 class PushModifier final : public Modifier {
  public:
+  explicit PushModifier(std::shared_ptr<const StringComparator> collator)
+      : collator_(std::move(collator)) {}
+
   bool AllowCreation() const override { return true; }
 
   Status Init(const bson_iter_t& operand) {
@@ -248,7 +252,7 @@ class PushModifier final : public Modifier {
   // (non-documents and missing fields compare as null).
   int Compare(const bson_iter_t& a, const bson_iter_t& b) const {
     if (sort_->whole) {
-      int c = CompareValues(&a, &b);
+      int c = CompareValues(&a, &b, collator_.get());
       return sort_->whole_direction < 0 ? -c : c;
     }
     static const BsonDoc kNull = BsonDoc::FromJson(R"({"v": null})");
@@ -258,7 +262,7 @@ class PushModifier final : public Modifier {
       bson_iter_t va = null_it, vb = null_it;
       Extract(a, field, &va);
       Extract(b, field, &vb);
-      int c = CompareValues(&va, &vb);
+      int c = CompareValues(&va, &vb, collator_.get());
       if (c != 0) return direction < 0 ? -c : c;
     }
     return 0;
@@ -275,12 +279,13 @@ class PushModifier final : public Modifier {
   int64_t slice_ = std::numeric_limits<int64_t>::max();
   std::optional<SortSpec> sort_;
   int64_t position_ = std::numeric_limits<int64_t>::max();
+  std::shared_ptr<const StringComparator> collator_;  // for $sort; null: binary
 };
 
 }  // namespace
 
 Result<std::unique_ptr<Modifier>> MakePush(const ModifierArg& arg) {
-  auto push = std::make_unique<PushModifier>();
+  auto push = std::make_unique<PushModifier>(arg.collator());
   CAIRN_RETURN_IF_ERROR(push->Init(arg.value));
   return std::unique_ptr<Modifier>(std::move(push));
 }

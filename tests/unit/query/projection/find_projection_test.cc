@@ -1,14 +1,18 @@
 // Specification of find's projection operators (query/projection, Projection::ParseFind): $slice
 // (number and [skip, limit], on nested paths and through arrays of documents), $elemMatch (the
 // first matching element of a top-level array) and the positional `field.$` (the element the
-// query matched), how they combine with inclusion and exclusion, and MongoDB's errors; and their
-// refusal by aggregation's Parse. Each case is {document, query, projection, expected document
-// or error code + message}.
+// query matched), how they combine with inclusion and exclusion, and MongoDB's errors; their
+// refusal by aggregation's Parse; and computed fields — aggregation expressions, field paths and
+// literals as field values, where they land in the output (after the included fields, in spec
+// order; in place of a scalar on their path), the aggregation form of $slice, the command's
+// `let` variables, and the errors for mixing them with exclusions. Each case is {document,
+// query, projection, expected document or error code + message}.
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <string>
 
+#include "query/expression/expression.h"
 #include "query/matcher/matcher.h"
 #include "query/projection/projection.h"
 #include "tests/unit/query/bson_test_util.h"
@@ -29,6 +33,14 @@ struct Case {
   const char* message = nullptr;
 };
 
+// The command's context: `let` {v: 5, s: "str"} and a fixed $$NOW.
+std::shared_ptr<const ExpressionContext> CommandContext() {
+  BsonDoc let = BsonDoc::FromJson(R"({"v": 5, "s": "str"})");
+  auto context = ExpressionContext::MakeAt(1700000000000, let.view());
+  EXPECT_TRUE(context.ok()) << context.status().ToString();
+  return std::move(context).value();
+}
+
 class FindProjectionCases : public ::testing::TestWithParam<Case> {};
 
 TEST_P(FindProjectionCases, ShouldProjectAsMongoDBFind) {
@@ -37,8 +49,8 @@ TEST_P(FindProjectionCases, ShouldProjectAsMongoDBFind) {
   Result<Matcher> query = Matcher::Parse(query_spec.view());
   ASSERT_TRUE(query.ok()) << query.status().ToString();
   BsonDoc spec = BsonDoc::FromJson(c.projection);
-  Result<Projection> projection =
-      Projection::ParseFind(spec.view(), std::make_shared<const Matcher>(std::move(query).value()));
+  Result<Projection> projection = Projection::ParseFind(
+      spec.view(), std::make_shared<const Matcher>(std::move(query).value()), CommandContext());
   Status status = projection.status();
   BsonDoc out;
   if (projection.ok()) {
@@ -213,6 +225,121 @@ TEST(AggregationProjection, ShouldRefuseTheFindOnlyOperators) {
   ASSERT_FALSE(e.ok());
   EXPECT_EQ(e.status().code_number(), 168);
   EXPECT_EQ(e.status().reason(), "Cannot use $elemMatch in this context");
+}
+
+constexpr const char* kDoc = R"({"_id": 1, "a": 2, "b": {"c": 3}, "s": "x", "z": 9})";
+
+const Case kComputedCases[] = {
+    {"Operator", kDoc, "{}", R"({"x": {"$add": ["$a", 1]}})", R"({"_id": 1, "x": 3})"},
+    {"FieldPath", kDoc, "{}", R"({"x": "$b.c"})", R"({"_id": 1, "x": 3})"},
+    {"Literal", kDoc, "{}", R"({"x": {"$literal": 1}})", R"({"_id": 1, "x": 1})"},
+    {"StringIsALiteral", kDoc, "{}", R"({"x": "hello"})", R"({"_id": 1, "x": "hello"})"},
+    {"NullIsALiteral", kDoc, "{}", R"({"x": null})", R"({"_id": 1, "x": null})"},
+    {"ArrayOfExpressions", kDoc, "{}", R"({"x": ["$a", "$b.c", 7]})",
+     R"({"_id": 1, "x": [2, 3, 7]})"},
+    {"ExpressionObject", kDoc, "{}", R"({"x": {"$add": [1, 2]}, "y": {"$concat": ["$s", "!"]}})",
+     R"({"_id": 1, "x": 3, "y": "x!"})"},
+    {"SubProjectionOfComputedFields", kDoc, "{}", R"({"x": {"y": "$a", "w": {"$literal": 0}}})",
+     R"({"_id": 1, "x": {"y": 2, "w": 0}})"},
+    {"DottedComputedPath", kDoc, "{}", R"({"x.y": "$a"})", R"({"_id": 1, "x": {"y": 2}})"},
+    {"MissingValueOmitsTheField", kDoc, "{}", R"({"x": "$nope"})", R"({"_id": 1})"},
+    {"RemoveOmitsTheField", kDoc, "{}", R"({"x": "$$REMOVE"})", R"({"_id": 1})"},
+    {"AfterTheIncludedFieldsInSpecOrder", kDoc, "{}", R"({"y": "$a", "z": 1, "x": "$s"})",
+     R"({"_id": 1, "z": 9, "y": 2, "x": "x"})"},
+    {"ReplacesAnExistingFieldName", kDoc, "{}", R"({"a": {"$multiply": ["$a", 10]}, "z": 1})",
+     R"({"_id": 1, "z": 9, "a": 20})"},
+    {"IdExcluded", kDoc, "{}", R"({"_id": 0, "x": "$a"})", R"({"x": 2})"},
+    {"ComputedIdComesWithTheComputedFields", kDoc, "{}", R"({"_id": "$a", "z": 1})",
+     R"({"z": 9, "_id": 2})"},
+    {"ReadsTheOriginalDocument", kDoc, "{}", R"({"a": {"$add": ["$a", 1]}, "y": "$a"})",
+     R"({"_id": 1, "a": 3, "y": 2})"},
+    {"NestedIntoAnEmbeddedDocument", kDoc, "{}", R"({"b.d": "$a"})",
+     R"({"_id": 1, "b": {"d": 2}})"},
+    {"NestedBesideAnInclusion", kDoc, "{}", R"({"b.c": 1, "b.d": "$a"})",
+     R"({"_id": 1, "b": {"c": 3, "d": 2}})"},
+    {"ScalarOnThePathBecomesADocumentInPlace", R"({"_id": 1, "a": 5, "z": 1, "x": 2})", "{}",
+     R"({"z": 1, "a.b": 1, "a.c": "$x"})", R"({"_id": 1, "a": {"c": 2}, "z": 1})"},
+    {"IntoEveryArrayElement", R"({"_id": 1, "a": [1, {"b": 2}, [3]], "x": 4})", "{}",
+     R"({"a.c": "$x"})", R"({"_id": 1, "a": [{"c": 4}, {"c": 4}, [{"c": 4}]]})"},
+    {"ArrayElementsKeepTheirInclusions", R"({"_id": 1, "a": [{"b": 1, "d": 0}, 7], "x": 4})",
+     "{}", R"({"a.b": 1, "a.c": "$x"})", R"({"_id": 1, "a": [{"b": 1, "c": 4}, {"c": 4}]})"},
+    {"LetVariable", kDoc, "{}", R"({"x": "$$v", "y": {"$concat": ["$$s", "$s"]}})",
+     R"({"_id": 1, "x": 5, "y": "strx"})"},
+    {"Now", kDoc, "{}", R"({"t": "$$NOW"})",
+     R"({"_id": 1, "t": {"$date": {"$numberLong": "1700000000000"}}})"},
+    {"Root", R"({"_id": 1, "a": 2})", "{}", R"({"_id": 0, "r": "$$ROOT"})",
+     R"({"r": {"_id": 1, "a": 2}})"},
+    {"LetExpression", kDoc, "{}",
+     R"({"x": {"$let": {"vars": {"t": {"$add": ["$a", 1]}}, "in": {"$multiply": ["$$t", 2]}}}})",
+     R"({"_id": 1, "x": 6})"},
+    {"EvaluationErrorFailsTheDocument", kDoc, "{}", R"({"x": {"$add": ["$s", 1]}})", nullptr,
+     14, "$add only supports numeric or date types, not string"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Computed, FindProjectionCases, ::testing::ValuesIn(kComputedCases),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+const Case kMixingCases[] = {
+    {"LiteralAfterAnExclusion", kDoc, "{}", R"({"a": 0, "x": "$b"})", nullptr, 31310,
+     "Cannot use an expression x: \"$b\" in an exclusion projection"},
+    {"OperatorAfterAnExclusion", kDoc, "{}", R"({"a": 0, "x": {"$add": [1, 2]}})", nullptr,
+     31252, "Cannot use expression other than $meta in exclusion projection"},
+    {"ExclusionAfterAComputedField", kDoc, "{}", R"({"x": "$a", "a": 0})", nullptr, 31254,
+     "Cannot do exclusion on field a in inclusion projection"},
+    {"IdExclusionAfterAComputedField", kDoc, "{}", R"({"x": "$a", "_id": 0})",
+     R"({"x": 2})"},
+    {"UnknownExpression", kDoc, "{}", R"({"x": {"$foo": 1}})", nullptr, 31325,
+     "Unknown expression $foo"},
+    {"TwoOperatorsIsASubProjection", kDoc, "{}", R"({"x": {"$add": [1], "$abs": 1}})", nullptr,
+     16410},
+    {"ExpressionParseError", kDoc, "{}", R"({"x": {"$add": "$$undefinedVar"}})", nullptr, 17276},
+    {"CollisionWithAnInclusionBelow", kDoc, "{}", R"({"a": "$s", "a.b": 1})", nullptr, 31249,
+     "Path collision at a.b remaining portion b"},
+    {"CollisionWithAnInclusionAbove", kDoc, "{}", R"({"a.b": "$s", "a": 1})", nullptr, 31250,
+     "Path collision at a"},
+    {"DollarFieldName", kDoc, "{}", R"({"$x": "$a"})", nullptr, 16410},
+};
+
+INSTANTIATE_TEST_SUITE_P(Mixing, FindProjectionCases, ::testing::ValuesIn(kMixingCases),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+const Case kWithFindOperatorsCases[] = {
+    {"AggregationSlice", kArray, "{}", R"({"a": {"$slice": ["$a", 1, 2]}})",
+     R"({"_id": 1, "a": [2, 3]})"},
+    {"AggregationSliceOfAnotherField", kArray, "{}", R"({"c": {"$slice": ["$a", -1]}})",
+     R"({"_id": 1, "c": [4]})"},
+    {"AggregationSliceMakesAnInclusion", kArray, "{}", R"({"a": {"$slice": ["$a", 1]}, "b": 0})",
+     nullptr, 31254},
+    {"AggregationSliceAfterAnExclusionKeepsTheContext", kArray, "{}",
+     R"({"b": 0, "a": {"$slice": ["$a", 1]}})", nullptr, 31252,
+     "Invalid $slice syntax. The given syntax { $slice: [ \"$a\", 1 ] } did not match the find() "
+     "syntax because :: Location31257: $slice expects the skip argument to be a number, got "
+     "string :: The given syntax did not match the expression $slice syntax. :: caused by :: "
+     "Cannot use expression other than $meta in exclusion projection"},
+    {"FindSliceWithAComputedField", kArray, "{}", R"({"a": {"$slice": 1}, "x": "$b"})",
+     R"({"_id": 1, "a": [1], "x": 5})"},
+    {"ElemMatchInSpecOrderAmongComputedFields", kGames, "{}",
+     R"({"x": "$joined", "games": {"$elemMatch": {"g": 2}}, "y": "$last"})",
+     R"({"_id": 1, "x": 7, "games": [{"g": 2, "s": 8}], "y": 8})"},
+    {"PositionalWithAComputedField", kGrades, R"({"grades.m": 90})",
+     R"({"grades.$": 1, "y": "$x"})", R"({"_id": 1, "grades": [{"g": 85, "m": 90}], "y": 1})"},
+    {"MetaIsNotSupported", kDoc, "{}", R"({"x": {"$meta": "textScore"}})", nullptr, 2},
+};
+
+INSTANTIATE_TEST_SUITE_P(WithFindOperators, FindProjectionCases,
+                         ::testing::ValuesIn(kWithFindOperatorsCases),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+TEST(AggregationProjectionExpressions, ShouldComputeFieldsWithTheCommandContext) {
+  BsonDoc spec = BsonDoc::FromJson(R"({"a": 1, "x": {"$add": ["$a", "$$v"]}})");
+  Result<Projection> projection = Projection::Parse(spec.view(), CommandContext());
+  ASSERT_TRUE(projection.ok()) << projection.status().ToString();
+  EXPECT_FALSE(projection->IsIdentity());
+  BsonDoc doc = BsonDoc::FromJson(R"({"_id": 1, "a": 2, "b": 3})");
+  BsonDoc out;
+  ASSERT_TRUE(projection->Apply(doc.view(), out.get()).ok());
+  EXPECT_EQ(Canonical(out.view()),
+            Canonical(BsonDoc::FromJson(R"({"_id": 1, "a": 2, "x": 7})").view()));
 }
 
 }  // namespace

@@ -106,13 +106,18 @@ const Case kCases[] = {
      "FieldPath field names may not be empty strings."},
     {"DollarPrefixedComponent", "{}", R"({"a.$b": 1})", nullptr, 16410,
      "FieldPath field names may not start with '$'. Consider using $getField or $setField."},
-    {"SliceIsRefused", "{}", R"({"a": {"$slice": 2}})", nullptr, 2,
-     "The $slice projection operator (field 'a') is not supported yet"},
+    // DBRef's field names are the '$'-prefixed ones FieldPath accepts.
+    {"DBRefFieldNames", R"({"_id": 1, "r": {"x": 1}})", R"({"r.$id": 1, "r.$ref": 1})",
+     R"({"_id": 1, "r": {}})"},
+    {"UnknownDollarSubObjectIsAnUnknownExpression", "{}", R"({"a": {"$bogus": 1}})", nullptr,
+     31325, "Unknown expression $bogus"},
+    // Outside find, {$slice: n} is the aggregation expression, which takes 2 or 3 arguments.
+    {"FindSliceIsTheAggregationExpression", "{}", R"({"a": {"$slice": 2}})", nullptr, 28667,
+     "Expression $slice takes at least 2 arguments, and at most 3, but 1 were passed in."},
     // $elemMatch and `a.$` are find-only: find_projection_test.cc.
-    {"LiteralIsRefused", "{}", R"({"a": "x"})", nullptr, 2,
-     "Projecting a literal value (field 'a') is not supported yet"},
-    {"ExpressionIsRefused", "{}", R"({"a": {"$add": [1, 2]}})", nullptr, 2,
-     "Projection expression $add (field 'a') is not supported yet"},
+    // Literals and expressions are computed fields: projection_expression_test.cc.
+    {"Literal", R"({"_id": 1, "a": 1})", R"({"a": "x"})", R"({"_id": 1, "a": "x"})"},
+    {"Expression", R"({"_id": 1, "b": 1})", R"({"a": {"$add": [1, 2]}})", R"({"_id": 1, "a": 3})"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Spec, ProjectionCases, ::testing::ValuesIn(kCases),

@@ -1,0 +1,31 @@
+// ForeignCollections: how a stage reads a collection other than the pipeline's input ($lookup's
+// `from`), without query/ knowing storage. The server implements it over BuildQueryStream, so a
+// filtered read goes through its planner (an equality on an indexed field uses the index).
+// One instance per aggregate command; used by one cursor at a time.
+#pragma once
+
+#include <memory>
+#include <string_view>
+
+#include "common/status.h"
+#include "query/pipeline/document_source.h"
+
+namespace cairn::query {
+
+class Matcher;
+
+class ForeignCollections {
+ public:
+  virtual ~ForeignCollections() = default;
+
+  // A stream over the documents of `collection` (in the command's database) matching `filter`
+  // (nullptr: all), in natural order. A collection that does not exist is empty.
+  virtual Result<std::unique_ptr<DocumentSource>> Open(
+      std::string_view collection, std::shared_ptr<const Matcher> filter) = 0;
+
+  // Whether `collection` has an index whose first key field is `field`, neither partial nor
+  // sparse: then an equality lookup on `field` is an index probe (IndexedLoopJoin).
+  virtual bool HasIndexOn(std::string_view collection, std::string_view field) = 0;
+};
+
+}  // namespace cairn::query

@@ -1,0 +1,64 @@
+// ForeignCollections over the catalog (aggregate_foreign.h): Open is BuildQueryStream with the
+// filter as its matcher; HasIndexOn reads the catalog's index specs (first key field, not
+// partial, not sparse), the indexes IndexedLoopJoin may probe.
+#include "server/commands/aggregate_foreign.h"
+
+#include "query/matcher/matcher.h"
+#include "server/namespace.h"
+#include "server/query_exec.h"
+
+namespace cairn::server {
+
+namespace {
+
+class CatalogForeignCollections final : public query::ForeignCollections {
+ public:
+  CatalogForeignCollections(ServerState& state, std::string db)
+      : state_(state), db_(std::move(db)) {}
+
+  Result<std::unique_ptr<query::DocumentSource>> Open(
+      std::string_view collection, std::shared_ptr<const query::Matcher> filter) override {
+    QuerySpec spec;
+    if (filter == nullptr) {
+      CAIRN_ASSIGN_OR_RETURN(query::Matcher all, query::Matcher::Parse(BsonView()));
+      filter = std::make_shared<const query::Matcher>(std::move(all));
+    }
+    spec.matcher = std::move(filter);
+    storage::CollectionHandle handle =
+        state_.engine().catalog().Find(MakeNamespace(db_, collection));
+    return std::unique_ptr<query::DocumentSource>(
+        BuildQueryStream(state_.engine(), handle, spec, &state_.id_cache()));
+  }
+
+  bool HasIndexOn(std::string_view collection, std::string_view field) override {
+    storage::CollectionHandle handle =
+        state_.engine().catalog().Find(MakeNamespace(db_, collection));
+    if (handle == nullptr) return false;
+    for (const storage::IndexEntry& index : handle->indexes) {
+      BsonView spec = index.spec.view();
+      bson_iter_t it;
+      if (spec.Find("partialFilterExpression", &it)) continue;
+      if (spec.Find("sparse", &it) && bson_iter_as_bool(&it)) continue;
+      if (!spec.Find("key", &it) || !BSON_ITER_HOLDS_DOCUMENT(&it)) continue;
+      bson_iter_t key;
+      if (IterDocument(&it).Init(&key) && bson_iter_next(&key) && IterKey(&key) == field &&
+          IterIsNumber(&key)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+ private:
+  ServerState& state_;
+  std::string db_;
+};
+
+}  // namespace
+
+std::shared_ptr<query::ForeignCollections> MakeForeignCollections(ServerState& state,
+                                                                  std::string db) {
+  return std::make_shared<CatalogForeignCollections>(state, std::move(db));
+}
+
+}  // namespace cairn::server

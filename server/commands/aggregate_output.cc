@@ -1,0 +1,199 @@
+// aggregate_output.h: $out through a temporary collection renamed over the target, $merge
+// through a CollectionWriter on the target. Each write of $merge commits before the next lookup,
+// so a later input document sees what an earlier one wrote, as in MongoDB.
+#include "server/commands/aggregate_output.h"
+
+#include <optional>
+#include <random>
+#include <vector>
+
+#include "query/matcher/matcher.h"
+#include "index/index_descriptor.h"
+#include "server/collection_writer.h"
+#include "server/index_build.h"
+#include "server/namespace.h"
+#include "server/query_exec.h"
+
+namespace cairn::server {
+
+namespace {
+
+// Documents gathered before a commit of $out's temporary collection.
+constexpr size_t kOutCommitBytes = 16 * 1024 * 1024;
+
+std::string TemporaryName() {
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "tmp.agg_out.%016llx", static_cast<unsigned long long>(rng()));
+  return buf;
+}
+
+// $out and $merge refuse system collections with their own messages before the generic rules.
+Status ValidateTarget(std::string_view stage, std::string_view db, std::string_view coll) {
+  if (coll.substr(0, 7) == "system.") {
+    if (stage == "$out") {
+      return Status(ErrorCode::kLocation17385,
+                    "Can't $out to special collection: " + std::string(coll));
+    }
+    return Status(ErrorCode::kInvalidNamespace,
+                  "Cannot $merge into special collection: " + std::string(coll));
+  }
+  return ValidateCollectionName(db, coll);
+}
+
+class ServerOutSink final : public query::OutSink {
+ public:
+  ServerOutSink(ServerState& state, std::string temp_ns, std::string target_ns,
+                std::unique_ptr<CollectionWriter> writer)
+      : state_(state), temp_ns_(std::move(temp_ns)), target_ns_(std::move(target_ns)),
+        writer_(std::move(writer)) {}
+  ~ServerOutSink() override {
+    if (!finished_) {
+      writer_.reset();  // releases the collection lock
+      state_.engine().catalog().DropCollection(temp_ns_).IgnoreError();
+    }
+  }
+
+  Status Add(BsonView doc) override {
+    std::optional<BsonDoc> storage;
+    CAIRN_ASSIGN_OR_RETURN(BsonView prepared, PrepareForInsert(doc, &storage));
+    CAIRN_RETURN_IF_ERROR(writer_->Insert(prepared));
+    if (writer_->pending_bytes() >= kOutCommitBytes) CAIRN_RETURN_IF_ERROR(writer_->Commit());
+    return Status::OK();
+  }
+
+  Status Finish() override {
+    CAIRN_RETURN_IF_ERROR(writer_->Commit());
+    writer_.reset();
+    CAIRN_RETURN_IF_ERROR(
+        state_.engine().catalog().RenameCollection(temp_ns_, target_ns_, /*drop_target=*/true));
+    finished_ = true;
+    return Status::OK();
+  }
+
+ private:
+  ServerState& state_;
+  std::string temp_ns_, target_ns_;
+  std::unique_ptr<CollectionWriter> writer_;
+  bool finished_ = false;
+};
+
+class ServerMergeSink final : public query::MergeSink {
+ public:
+  ServerMergeSink(ServerState& state, std::unique_ptr<CollectionWriter> writer)
+      : state_(state), writer_(std::move(writer)) {}
+
+  Result<bool> FindById(const bson_iter_t* id, BsonDoc* existing) override {
+    BsonDoc filter;
+    bson_append_iter(filter.get(), "_id", 3, id);
+    CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(filter.view()));
+    QuerySpec spec;
+    spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
+    auto stream = BuildQueryStream(state_.engine(), writer_->collection(), spec,
+                                   &state_.id_cache());
+    if (!stream->Next()) {
+      CAIRN_RETURN_IF_ERROR(stream->status());
+      return false;
+    }
+    *existing = BsonDoc(stream->document());
+    found_id_ = stream->record_id();
+    found_doc_ = BsonDoc(stream->document());
+    return true;
+  }
+
+  Status Insert(BsonView doc) override {
+    std::optional<BsonDoc> storage;
+    CAIRN_ASSIGN_OR_RETURN(BsonView prepared, PrepareForInsert(doc, &storage));
+    CAIRN_RETURN_IF_ERROR(writer_->Insert(prepared));
+    return writer_->Commit();
+  }
+
+  Status Replace(BsonView doc) override {
+    std::optional<BsonDoc> storage;
+    CAIRN_ASSIGN_OR_RETURN(BsonView prepared, PrepareForInsert(doc, &storage));
+    CAIRN_RETURN_IF_ERROR(writer_->Replace(found_id_, found_doc_.view(), prepared));
+    return writer_->Commit();
+  }
+
+  Status Finish() override { return writer_->Commit(); }
+
+ private:
+  ServerState& state_;
+  std::unique_ptr<CollectionWriter> writer_;
+  storage::RecordId found_id_ = 0;  // the document the last FindById found
+  BsonDoc found_doc_;
+};
+
+class ServerOutputTargets final : public query::OutputTargets {
+ public:
+  ServerOutputTargets(ServerState& state, std::string db) : state_(state), db_(std::move(db)) {}
+
+  Result<std::unique_ptr<query::OutSink>> OpenOut(std::string_view db,
+                                                  std::string_view coll) override {
+    CAIRN_RETURN_IF_ERROR(ValidateTarget("$out", db, coll));
+    std::string target_ns = MakeNamespace(db, coll);
+    std::string temp_ns = MakeNamespace(db, TemporaryName());
+    storage::Catalog& catalog = state_.engine().catalog();
+    storage::CollectionHandle target = catalog.Find(target_ns);
+    CAIRN_RETURN_IF_ERROR(
+        catalog.CreateCollection(temp_ns, target ? target->options.view() : BsonView()).status());
+    // The target's secondary indexes, built (empty) on the temporary collection so the rename
+    // keeps them, as MongoDB's $out does.
+    if (target != nullptr && target->indexes.size() > 1) {
+      std::vector<std::string> names;
+      index::IndexState building;
+      building.ready = false;
+      BsonDoc building_state = index::EncodeIndexState(building);
+      for (size_t i = 1; i < target->indexes.size(); ++i) {
+        const storage::IndexEntry& index = target->indexes[i];
+        Status created = catalog.CreateIndex(temp_ns, index.name, index.spec.view(),
+                                               building_state.view()).status();
+        if (!created.ok()) {
+          catalog.DropCollection(temp_ns).IgnoreError();
+          return created;
+        }
+        names.push_back(index.name);
+      }
+      Status built = BuildIndexes(state_, temp_ns, names, "$out");
+      if (!built.ok()) {
+        catalog.DropCollection(temp_ns).IgnoreError();
+        return built;
+      }
+    }
+    auto writer = CollectionWriter::Open(state_, temp_ns, /*create_if_missing=*/false);
+    if (!writer.ok()) {
+      catalog.DropCollection(temp_ns).IgnoreError();
+      return writer.status();
+    }
+    return std::unique_ptr<query::OutSink>(std::make_unique<ServerOutSink>(
+        state_, std::move(temp_ns), std::move(target_ns), std::move(*writer)));
+  }
+
+  Result<std::unique_ptr<query::MergeSink>> OpenMerge(std::string_view db, std::string_view coll,
+                                                      bool on_id_only) override {
+    CAIRN_RETURN_IF_ERROR(ValidateTarget("$merge", db, coll));
+    if (!on_id_only) {
+      return Status(ErrorCode::kLocation51183,
+                    "Cannot find index to verify that join fields will be unique");
+    }
+    CAIRN_ASSIGN_OR_RETURN(
+        std::unique_ptr<CollectionWriter> writer,
+        CollectionWriter::Open(state_, MakeNamespace(db, coll), /*create_if_missing=*/true));
+    return std::unique_ptr<query::MergeSink>(
+        std::make_unique<ServerMergeSink>(state_, std::move(writer)));
+  }
+
+  std::string_view default_db() const override { return db_; }
+
+ private:
+  ServerState& state_;
+  std::string db_;
+};
+
+}  // namespace
+
+std::shared_ptr<query::OutputTargets> MakeOutputTargets(ServerState& state, std::string db) {
+  return std::make_shared<ServerOutputTargets>(state, std::move(db));
+}
+
+}  // namespace cairn::server

@@ -1,0 +1,18 @@
+// The server's side of the writing stages ($out, $merge): query::OutputTargets over the catalog
+// and the CollectionWriter write path (query/ knows no storage). $out writes a temporary
+// collection created with the target's options and indexes, then renames it over the target in
+// one catalog write; $merge writes the target directly, matching on _id.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "query/pipeline/output_target.h"
+#include "server/server_state.h"
+
+namespace cairn::server {
+
+// The OutputTargets of one aggregate running in database `db`.
+std::shared_ptr<query::OutputTargets> MakeOutputTargets(ServerState& state, std::string db);
+
+}  // namespace cairn::server

@@ -1,0 +1,189 @@
+// Specification of $lookup: its parse errors, the three forms (localField/foreignField, let +
+// pipeline, both), MongoDB's equality semantics (array localField joins on any element, missing
+// joins null, foreign arrays match on any element), the same answers under each join strategy,
+// the absorbed $unwind (no array built, preserveNullAndEmptyArrays and includeArrayIndex kept)
+// and the 16 MiB output limit.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "query/matcher/matcher.h"
+#include "query/pipeline/foreign_collections.h"
+#include "query/pipeline/pipeline.h"
+#include "tests/unit/query/pipeline/pipeline_test_util.h"
+
+namespace cairn::query {
+namespace {
+
+using testing::C;
+using testing::Docs;
+using testing::Drain;
+using testing::ExpectError;
+using testing::ParseJson;
+using testing::VectorSource;
+
+// Collections held in memory; Open filters with the matcher as the server's scan would.
+class FakeCollections final : public ForeignCollections {
+ public:
+  std::map<std::string, std::vector<std::string>, std::less<>> collections;
+  bool indexed = false;
+  int opens = 0;
+
+  Result<std::unique_ptr<DocumentSource>> Open(std::string_view collection,
+                                               std::shared_ptr<const Matcher> filter) override {
+    ++opens;
+    std::vector<BsonDoc> out;
+    auto found = collections.find(collection);
+    if (found != collections.end()) {
+      for (BsonDoc& doc : Docs(found->second)) {
+        if (filter == nullptr || filter->Matches(doc.view())) out.push_back(std::move(doc));
+      }
+    }
+    return std::unique_ptr<DocumentSource>(std::make_unique<VectorSource>(std::move(out)));
+  }
+  bool HasIndexOn(std::string_view, std::string_view) override { return indexed; }
+};
+
+Result<std::vector<std::string>> RunJoin(const std::string& pipeline,
+                                     const std::vector<std::string>& docs,
+                                     const std::shared_ptr<FakeCollections>& foreign) {
+  PipelineOptions options;
+  options.foreign = foreign;
+  CAIRN_ASSIGN_OR_RETURN(Pipeline parsed, ParseJson(pipeline, options));
+  auto exec = parsed.Bind(std::make_unique<VectorSource>(Docs(docs)), false);
+  return Drain(exec.get());
+}
+
+std::shared_ptr<FakeCollections> Customers(bool indexed) {
+  auto foreign = std::make_shared<FakeCollections>();
+  foreign->indexed = indexed;
+  foreign->collections["c"] = {R"({"_id": 1, "k": 1})", R"({"_id": 2, "k": [2, 3]})",
+                               R"({"_id": 3, "k": null})", R"({"_id": 4})",
+                               R"({"_id": 5, "k": 1.0})"};
+  return foreign;
+}
+
+struct JoinCase {
+  const char* input;
+  const char* expected;
+};
+
+const JoinCase kJoins[] = {
+    {R"({"_id": 0, "l": 1})", R"({"_id": 0, "l": 1, "as": [{"_id": 1, "k": 1}, {"_id": 5, "k": 1.0}]})"},
+    {R"({"_id": 0, "l": [3, 9]})", R"({"_id": 0, "l": [3, 9], "as": [{"_id": 2, "k": [2, 3]}]})"},
+    {R"({"_id": 0})", R"({"_id": 0, "as": [{"_id": 3, "k": null}, {"_id": 4}]})"},
+    {R"({"_id": 0, "l": null})", R"({"_id": 0, "l": null, "as": [{"_id": 3, "k": null}, {"_id": 4}]})"},
+    {R"({"_id": 0, "l": 7, "as": 1})", R"({"_id": 0, "l": 7, "as": []})"},
+};
+
+class LookupEquality : public ::testing::TestWithParam<bool> {};
+
+TEST_P(LookupEquality, ShouldJoinAsMongoDBUnderEachStrategy) {
+  for (const JoinCase& c : kJoins) {
+    auto out = RunJoin(R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "as"}}])",
+                   {c.input}, Customers(GetParam()));
+    ASSERT_TRUE(out.ok()) << out.status().ToString();
+    EXPECT_EQ(*out, C(std::vector<std::string>{c.expected})) << c.input;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(IndexedOrHash, LookupEquality, ::testing::Bool());
+
+TEST(Lookup, ShouldBuildTheHashTableOncePerCursor) {
+  auto foreign = Customers(false);
+  auto out = RunJoin(R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "as"}}])",
+                 {R"({"l": 1})", R"({"l": 2})", R"({"l": 3})"}, foreign);
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ(foreign->opens, 1);
+}
+
+TEST(Lookup, ShouldRunAnUncorrelatedPipelineOnce) {
+  auto foreign = Customers(false);
+  auto out = RunJoin(R"([{"$lookup": {"from": "c", "pipeline": [{"$match": {"k": 1}}, {"$project": {"_id": 1}}], "as": "x"}}])",
+                 {R"({"_id": 10})", R"({"_id": 11})"}, foreign);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(*out, C(std::vector<std::string>{R"({"_id": 10, "x": [{"_id": 1}, {"_id": 5}]})",
+                                             R"({"_id": 11, "x": [{"_id": 1}, {"_id": 5}]})"}));
+  EXPECT_EQ(foreign->opens, 1);
+}
+
+TEST(Lookup, ShouldBindLetVariablesForTheSubPipeline) {
+  auto out = RunJoin(
+      R"([{"$lookup": {"from": "c", "let": {"v": "$l"}, "pipeline": [{"$match": {"$expr": {"$eq": ["$k", "$$v"]}}}, {"$project": {"_id": 1}}], "as": "x"}}])",
+      {R"({"_id": 10, "l": 1})", R"({"_id": 11, "l": 5})"}, Customers(false));
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(*out, C(std::vector<std::string>{R"({"_id": 10, "l": 1, "x": [{"_id": 1}, {"_id": 5}]})",
+                                             R"({"_id": 11, "l": 5, "x": []})"}));
+}
+
+TEST(Lookup, ShouldRunThePipelineOverTheEqualityMatches) {
+  auto out = RunJoin(
+      R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "pipeline": [{"$project": {"_id": 1}}], "as": "x"}}])",
+      {R"({"_id": 10, "l": 2})"}, Customers(false));
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(*out, C(std::vector<std::string>{R"({"_id": 10, "l": 2, "x": [{"_id": 2}]})"}));
+}
+
+TEST(Lookup, ShouldStreamAnAbsorbedUnwind) {
+  auto out = RunJoin(
+      R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "x"}}, {"$unwind": {"path": "$x", "includeArrayIndex": "i", "preserveNullAndEmptyArrays": true}}])",
+      {R"({"_id": 10, "l": 1})", R"({"_id": 11, "l": 8})"}, Customers(true));
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(*out, C(std::vector<std::string>{
+                      R"({"_id": 10, "l": 1, "x": {"_id": 1, "k": 1}, "i": {"$numberLong": "0"}})",
+                      R"({"_id": 10, "l": 1, "x": {"_id": 5, "k": 1.0}, "i": {"$numberLong": "1"}})",
+                      R"({"_id": 11, "l": 8, "i": null})"}));
+  auto parsed = ParseJson(
+      R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "x"}}, {"$unwind": "$x"}])");
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed->size(), 1u);
+}
+
+TEST(Lookup, ShouldFailWithBSONObjectTooLargePastSixteenMiBButWorkWhenUnwound) {
+  auto foreign = std::make_shared<FakeCollections>();
+  std::string big(1024 * 1024, 'x');
+  for (int i = 0; i < 17; ++i) {
+    foreign->collections["c"].push_back(R"({"k": 1, "s": ")" + big + "\"}");
+  }
+  auto whole = RunJoin(R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "x"}}])",
+                   {R"({"l": 1})"}, foreign);
+  ASSERT_FALSE(whole.ok());
+  EXPECT_EQ(whole.status().code_number(), 10334);
+  auto unwound = RunJoin(
+      R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "x"}}, {"$unwind": "$x"}])",
+      {R"({"l": 1})"}, foreign);
+  ASSERT_TRUE(unwound.ok()) << unwound.status().ToString();
+  EXPECT_EQ(unwound->size(), 17u);
+}
+
+struct LookupErrorCase {
+  const char* lookup;
+  int code;
+  const char* reason;
+};
+
+void PrintTo(const LookupErrorCase& c, std::ostream* os) { *os << c.lookup; }
+
+class LookupParseError : public ::testing::TestWithParam<LookupErrorCase> {};
+
+TEST_P(LookupParseError, ShouldAnswerMongoDBsError) {
+  const LookupErrorCase& c = GetParam();
+  ExpectError(std::string(R"([{"$lookup": )") + c.lookup + "}]", {}, c.code, c.reason);
+}
+
+const LookupErrorCase kLookupErrors[] = {
+    {R"({"from": "c", "localField": "a", "foreignField": "b"})", 9,
+     "must specify 'as' field for a $lookup"},
+    {R"({"from": "c", "localField": "a", "as": "x"})", 9,
+     "$lookup requires both or neither of 'localField' and 'foreignField'"},
+    {R"({"from": "c", "let": {"a": 1}, "as": "x"})", 9,
+     "$lookup with a 'let' argument must also specify 'pipeline'"},
+    {R"({"from": "c", "as": "x", "bogus": 1})", 9, "unknown argument to $lookup: bogus"},
+    {R"({"from": "c", "as": "x", "pipeline": [{"$out": "o"}]})", 51047,
+     "$out is not allowed within a $lookup's sub-pipeline"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Lookup, LookupParseError, ::testing::ValuesIn(kLookupErrors));
+
+}  // namespace
+}  // namespace cairn::query
