@@ -187,19 +187,10 @@ Result<StagePtr> ParseBucket(const bson_iter_t* spec, const PipelineOptions& opt
     bson_t fields = IterDocument(&output_it).AsBson();
     bson_concat(&body, &fields);
   } else {
-    bson_t count;
-    bson_append_document_begin(&body, "count", 5, &count);
-    bson_append_int32(&count, "$sum", 4, 1);
-    bson_append_document_end(&body, &count);
+    AppendCountOfOne(&body);
   }
   bson_append_document_end(group.get(), &body);
-
-  StageList stages(2);
-  CAIRN_ASSIGN_OR_RETURN(stages[0], ParseStageDocument(group.view(), ParseGroup, options));
-  CAIRN_ASSIGN_OR_RETURN(stages[1],
-                         ParseStageDocument(BsonDoc::FromJson(R"({"$sort": {"_id": 1}})").view(),
-                                            ParseSort, options));
-  return MakeDesugaredStage("$bucket", std::move(stages));
+  return MakeGroupThenSort("$bucket", group, R"({"$sort": {"_id": 1}})", options);
 }
 
 }  // namespace cairn::query::stages

@@ -47,4 +47,20 @@ Result<StagePtr> ParseStageDocument(BsonView stage, StageParser parse,
   return parse(&it, options);
 }
 
+void AppendCountOfOne(bson_t* group_body) {
+  bson_t count;
+  bson_append_document_begin(group_body, "count", 5, &count);
+  bson_append_int32(&count, "$sum", 4, 1);
+  bson_append_document_end(group_body, &count);
+}
+
+Result<StagePtr> MakeGroupThenSort(std::string_view static_name, const BsonDoc& group,
+                                   const char* sort_json, const PipelineOptions& options) {
+  StageList stages(2);
+  CAIRN_ASSIGN_OR_RETURN(stages[0], ParseStageDocument(group.view(), ParseGroup, options));
+  CAIRN_ASSIGN_OR_RETURN(stages[1],
+                         ParseStageDocument(BsonDoc::FromJson(sort_json).view(), ParseSort, options));
+  return MakeDesugaredStage(static_name, std::move(stages));
+}
+
 }  // namespace cairn::query::stages

@@ -28,19 +28,12 @@ Result<StagePtr> ParseSortByCount(const bson_iter_t* spec, const PipelineOptions
                   "the sortByCount field must be specified as a string or as an object");
   }
   BsonDoc group;
-  bson_t body, count;
+  bson_t body;
   bson_append_document_begin(group.get(), "$group", 6, &body);
   bson_append_iter(&body, "_id", 3, spec);
-  bson_append_document_begin(&body, "count", 5, &count);
-  bson_append_int32(&count, "$sum", 4, 1);
-  bson_append_document_end(&body, &count);
+  AppendCountOfOne(&body);
   bson_append_document_end(group.get(), &body);
-  StageList stages(2);
-  CAIRN_ASSIGN_OR_RETURN(stages[0], ParseStageDocument(group.view(), ParseGroup, options));
-  CAIRN_ASSIGN_OR_RETURN(stages[1],
-                         ParseStageDocument(BsonDoc::FromJson(R"({"$sort": {"count": -1}})").view(),
-                                            ParseSort, options));
-  return MakeDesugaredStage("$sortByCount", std::move(stages));
+  return MakeGroupThenSort("$sortByCount", group, R"({"$sort": {"count": -1}})", options);
 }
 
 }  // namespace cairn::query::stages

@@ -44,6 +44,12 @@ Result<StagePtr> ParseBucket(const bson_iter_t* spec, const PipelineOptions& opt
 StagePtr MakeDesugaredStage(std::string_view static_name, StageList stages);
 Result<StagePtr> ParseStageDocument(BsonView stage, StageParser parse,
                                     const PipelineOptions& options);
+// The `count: {$sum: 1}` accumulator $sortByCount and $bucket add to their $group body.
+void AppendCountOfOne(bson_t* group_body);
+// `static_name` as the $group document `group` followed by the $sort `sort_json`: the shape of
+// $sortByCount and $bucket.
+Result<StagePtr> MakeGroupThenSort(std::string_view static_name, const BsonDoc& group,
+                                   const char* sort_json, const PipelineOptions& options);
 
 // out.cc: a {db, coll} target object of $out / $merge's 'into' (`field` names it in errors).
 struct TargetNamespace {

@@ -12,6 +12,7 @@
 
 #include "common/bson_doc.h"
 #include "common/status.h"
+#include "tests/unit/query/bson_test_util.h"
 #include "query/pipeline/document_source.h"
 #include "query/pipeline/pipeline.h"
 
@@ -51,16 +52,6 @@ inline std::vector<BsonDoc> Docs(const std::vector<std::string>& json) {
   std::vector<BsonDoc> docs;
   for (const std::string& j : json) docs.push_back(BsonDoc::FromJson(j));
   return docs;
-}
-
-// Canonical Extended JSON: {"n": {"$numberInt": "1"}} vs {"$numberLong": "1"} vs {"$numberDouble": "1.0"}.
-inline std::string Canonical(BsonView doc) {
-  bson_t b = doc.AsBson();
-  size_t len = 0;
-  char* json = bson_as_canonical_extended_json(&b, &len);
-  std::string out(json, len);
-  bson_free(json);
-  return out;
 }
 
 // A JSON document (relaxed input syntax) in canonical form, for expectations.
