@@ -91,30 +91,65 @@ bool HasIdKey(BsonView doc, std::string_view key) {
   return encoded == key;
 }
 
+// Reads record `id` into *document: from the cache's small-document table when it holds it, else
+// from storage (then offered to the cache, under the ticket taken before the read).
+Status ReadRecord(const storage::Engine& engine, storage::Prefix collection, storage::RecordId id,
+                  IdCache* cache, std::string* document, bool* found) {
+  if (cache == nullptr) return engine.GetRecord(collection, id, document, found);
+  if (cache->LookupDocument(collection, id, document)) {
+    *found = true;
+    return Status::OK();
+  }
+  uint64_t ticket = cache->DocumentTicket(collection, id);
+  Status status = engine.GetRecord(collection, id, document, found);
+  if (status.ok() && *found) {
+    cache->FillDocument(collection, id, ticket,
+                        BsonView(reinterpret_cast<const uint8_t*>(document->data()),
+                                 document->size()));
+  }
+  return status;
+}
+
+}  // namespace
+
+Status ReadById(const storage::Engine& engine, const storage::CollectionEntry& collection,
+                const bson_iter_t* id, IdCache* id_cache, std::string* document,
+                storage::RecordId* record_id, bool* found) {
+  thread_local std::string key;
+  key.clear();
+  index::AppendValue(&key, id);
+  *found = false;
+  // The cache only names a candidate: it counts when that record exists and carries this
+  // _id (a deleted document, a colliding key or a torn slot fall back to the index).
+  if (id_cache != nullptr && id_cache->Lookup(collection.prefix, key, record_id)) {
+    CAIRN_RETURN_IF_ERROR(
+        ReadRecord(engine, collection.prefix, *record_id, id_cache, document, found));
+    if (*found &&
+        HasIdKey(BsonView(reinterpret_cast<const uint8_t*>(document->data()), document->size()),
+                 key)) {
+      return Status::OK();
+    }
+    *found = false;
+  }
+  std::string value;
+  CAIRN_RETURN_IF_ERROR(engine.GetIndexEntry(collection.indexes[0].prefix, key, &value, found));
+  if (!*found) return Status::OK();
+  *record_id = storage::DecodeRecordId(value);
+  CAIRN_RETURN_IF_ERROR(ReadRecord(engine, collection.prefix, *record_id, id_cache, document, found));
+  if (*found && id_cache != nullptr) id_cache->Insert(collection.prefix, key, *record_id);
+  return Status::OK();
+}
+
+namespace {
+
 class IdLookupStream final : public DocumentStream {
  public:
   IdLookupStream(const storage::Engine& engine, const storage::CollectionEntry& collection,
                  std::shared_ptr<const query::Matcher> matcher, const bson_iter_t* id,
                  IdCache* id_cache) {
-    std::string key;
-    index::AppendValue(&key, id);
     bool found = false;
-    // The cache only names a candidate: it counts when that record exists and carries this
-    // _id (a deleted document, a colliding key or a torn slot fall back to the index).
-    if (id_cache != nullptr && id_cache->Lookup(collection.prefix, key, &record_id_)) {
-      status_ = ReadRecord(engine, collection.prefix, id_cache, &found);
-      if (!status_.ok()) return;
-      if (found && !HasIdKey(view(), key)) found = false;
-    }
-    if (!found) {
-      std::string value;
-      status_ = engine.GetIndexEntry(collection.indexes[0].prefix, key, &value, &found);
-      if (!status_.ok() || !found) return;
-      record_id_ = storage::DecodeRecordId(value);
-      status_ = ReadRecord(engine, collection.prefix, id_cache, &found);
-      if (!status_.ok() || !found) return;
-      if (id_cache != nullptr) id_cache->Insert(collection.prefix, key, record_id_);
-    }
+    status_ = ReadById(engine, collection, id, id_cache, &document_, &record_id_, &found);
+    if (!status_.ok() || !found) return;
     examined_ = 1;
     Result<bool> matched = matcher->MatchesChecked(view());
     if (!matched.ok()) {  // a $expr evaluation error
@@ -137,20 +172,6 @@ class IdLookupStream final : public DocumentStream {
  private:
   BsonView view() const {
     return BsonView(reinterpret_cast<const uint8_t*>(document_.data()), document_.size());
-  }
-  // Reads record_id_ into document_: from the cache's small-document table when it holds it,
-  // else from storage (then offered to the cache, under the ticket taken before the read).
-  Status ReadRecord(const storage::Engine& engine, storage::Prefix collection, IdCache* cache,
-                    bool* found) {
-    if (cache == nullptr) return engine.GetRecord(collection, record_id_, &document_, found);
-    if (cache->LookupDocument(collection, record_id_, &document_)) {
-      *found = true;
-      return Status::OK();
-    }
-    uint64_t ticket = cache->DocumentTicket(collection, record_id_);
-    Status status = engine.GetRecord(collection, record_id_, &document_, found);
-    if (status.ok() && *found) cache->FillDocument(collection, record_id_, ticket, view());
-    return status;
   }
   std::string document_;
   storage::RecordId record_id_ = 0;

@@ -46,6 +46,13 @@ struct QuerySpec {
 // (which also sets reverse_natural for -1 when there is no sort); {} is no hint.
 void SetQueryHint(const bson_iter_t* hint, QuerySpec* spec);
 
+// The document whose _id is `id` (any BSON value) into *document, with its RecordId; *found false
+// when there is none. `id_cache` (optional) names the record without the _id index and may hold
+// the document itself. The point lookup of find, and of its {_id: k} fast path.
+Status ReadById(const storage::Engine& engine, const storage::CollectionEntry& collection,
+                const bson_iter_t* id, IdCache* id_cache, std::string* document,
+                storage::RecordId* record_id, bool* found);
+
 // The stream over `collection` (null = a collection that does not exist: an empty stream).
 // `id_cache` (optional) lets an _id point lookup skip the _id index. `explain` (optional)
 // receives the plans considered and, when it asks, counts what each stage does.

@@ -12,6 +12,7 @@
 #include "query/expression/expression.h"
 #include "query/projection/projection.h"
 #include "server/commands/command_args.h"
+#include "server/commands/find_by_id.h"
 #include "server/cursor_batch.h"
 #include "server/explain.h"
 #include "server/namespace.h"
@@ -153,6 +154,7 @@ bool IsNaturalOrder(BsonView spec, bool* reverse) {
 }  // namespace
 
 Status HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+  if (std::optional<Status> answered = TryFindById(ctx, request, reply)) return *answered;
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
   CAIRN_ASSIGN_OR_RETURN(
       CommandArgs args,

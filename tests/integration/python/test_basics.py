@@ -3,7 +3,7 @@
 import datetime
 import unittest
 
-from bson import ObjectId
+from bson import Int64, ObjectId
 from pymongo.errors import OperationFailure
 
 from harness import ServerTestCase
@@ -102,6 +102,40 @@ class PointReadConsistencyTest(ServerTestCase):
         finally:
             other.close()
 
+
+
+class FindByIdTest(ServerTestCase):
+    """A find of {_id: <scalar>} answers exactly as the general find does: numbers equal by
+    value, the reply shape of a cursor, and options or operators that change the answer."""
+
+    def test_find_by_id_answers_as_the_general_find(self):
+        db = self.client.test
+        db.byid.drop()
+        db.byid.insert_many([{"_id": 1, "a": 1}, {"_id": "x", "b": 2}, {"_id": 2.5},
+                             {"_id": ObjectId("65f000000000000000000001"), "c": 3}])
+        for key in (1, 1.0, Int64(1)):
+            self.assertEqual(db.byid.find_one({"_id": key}), {"_id": 1, "a": 1})
+        self.assertEqual(db.byid.find_one({"_id": "x"}), {"_id": "x", "b": 2})
+        self.assertEqual(db.byid.find_one({"_id": ObjectId("65f000000000000000000001")})["c"], 3)
+        self.assertIsNone(db.byid.find_one({"_id": 9}))
+        self.assertEqual(db.command("find", "byid", filter={"_id": 2.5}),
+                         {"cursor": {"firstBatch": [{"_id": 2.5}], "id": 0, "ns": "test.byid"},
+                          "ok": 1.0})
+        self.assertEqual(db.command("find", "missing", filter={"_id": 1}),
+                         {"cursor": {"firstBatch": [], "id": 0, "ns": "test.missing"}, "ok": 1.0})
+        # Options and filters the plain lookup does not cover keep their meaning.
+        self.assertEqual(list(db.byid.find({"_id": 1}, {"a": 0})), [{"_id": 1}])
+        self.assertEqual(list(db.byid.find({"_id": 1}).skip(1)), [])
+        self.assertEqual(list(db.byid.find({"_id": 1, "a": 2})), [])
+        self.assertEqual(list(db.byid.find({"_id": "X"}).collation({"locale": "en",
+                                                                    "strength": 2})),
+                         [{"_id": "x", "b": 2}])
+        opened = db.command("find", "byid", filter={"_id": 1}, batchSize=0)
+        self.assertNotEqual(opened["cursor"]["id"], 0)
+        self.assertEqual(opened["cursor"]["firstBatch"], [])
+        with self.assertRaises(OperationFailure) as raised:
+            db.command("find", "byid", filter={"_id": 1}, limit=-1)
+        self.assertEqual(raised.exception.code, 51024)
 
 class FindHintTest(ServerTestCase):
     """A hint names an existing index by name or by key pattern (numbers compared by value)."""
