@@ -6,6 +6,7 @@
 #include <bson/bson.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,8 @@ struct Options {
   std::vector<std::string> workloads;  // empty = all, in registry order
   std::string json_path;             // --json FILE
   std::string ceiling_dir;           // where the in-process RocksDB ceilings write (temp dir)
+  int64_t orders = 0;                // benchdata orders for aggregate-*; 0 = --docs
+  std::string benchdata;             // the directory of gen_data.py; default beside the repo
 };
 
 // One output line.
@@ -37,6 +40,7 @@ struct Result {
   std::optional<double> p50_us, p99_us;                  // the figure's latency, if per-op
   std::optional<double> ceiling_p50_us, ceiling_p99_us;  // the ceiling's latency, if per-op
   double target = 0;                                     // informational; 0 = none
+  std::string note;                                      // e.g. "812 ms per pass"
   double ratio() const { return ceiling > 0 ? figure / ceiling : 0; }
 };
 
@@ -47,6 +51,11 @@ struct Result {
 class DocumentSet {
  public:
   explicit DocumentSet(int64_t count);
+  // The `count` Extended JSON documents, one per line, that `command` prints (benchdata's
+  // gen_data.py), each passed through `adjust` (may be null) after parsing; null with *error.
+  static std::unique_ptr<DocumentSet> FromJsonLines(const std::string& command, int64_t count,
+                                                    void (*adjust)(bson_t* doc),
+                                                    std::string* error);
   ~DocumentSet();
   DocumentSet(const DocumentSet&) = delete;
   DocumentSet& operator=(const DocumentSet&) = delete;
@@ -57,7 +66,8 @@ class DocumentSet {
   uint64_t total_bytes() const { return total_bytes_; }
 
  private:
-  bson_t** docs_;  // a plain array: libbson's aligned bson_t makes std::vector<bson_t*> warn
+  DocumentSet() = default;
+  bson_t** docs_ = nullptr;  // a plain array: libbson's aligned bson_t makes std::vector<bson_t*> warn
   size_t size_ = 0;
   uint64_t total_bytes_ = 0;
 };

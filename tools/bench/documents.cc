@@ -1,6 +1,8 @@
 // The benchmark's documents: one shape (toolchain.md "Measured limits"), built with libbson from a
 // seeded SplitMix64 per document, so every run and machine writes the same bytes.
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 
 #include "tools/bench/bench.h"
 
@@ -58,6 +60,41 @@ DocumentSet::DocumentSet(int64_t count) : docs_(new bson_t*[static_cast<size_t>(
     total_bytes_ += doc->len;
     docs_[size_++] = doc;
   }
+}
+
+std::unique_ptr<DocumentSet> DocumentSet::FromJsonLines(const std::string& command,
+                                                        int64_t count,
+                                                        void (*adjust)(bson_t* doc),
+                                                        std::string* error) {
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) {
+    *error = "cannot run: " + command;
+    return nullptr;
+  }
+  std::unique_ptr<DocumentSet> set(new DocumentSet());
+  set->docs_ = new bson_t*[static_cast<size_t>(count)];
+  char* line = nullptr;
+  size_t capacity = 0;
+  ssize_t length;
+  while (set->size_ < static_cast<size_t>(count) && (length = getline(&line, &capacity, pipe)) > 0) {
+    bson_error_t err;
+    bson_t* doc = bson_new_from_json(reinterpret_cast<const uint8_t*>(line), length, &err);
+    if (doc == nullptr) {
+      *error = std::string("bad JSON from ") + command + ": " + err.message;
+      break;
+    }
+    if (adjust != nullptr) adjust(doc);
+    set->total_bytes_ += doc->len;
+    set->docs_[set->size_++] = doc;
+  }
+  free(line);
+  int rc = pclose(pipe);
+  if (error->empty() && (rc != 0 || set->size_ != static_cast<size_t>(count))) {
+    *error = command + " exited " + std::to_string(rc) + " after " + std::to_string(set->size_) +
+             " of " + std::to_string(count) + " documents";
+  }
+  if (!error->empty()) return nullptr;
+  return set;
 }
 
 DocumentSet::~DocumentSet() {

@@ -6,10 +6,10 @@
 
 namespace cairn::bench {
 
-double InsertAll(mongoc_client_t* client, const Options& options, const DocumentSet& docs,
-                 size_t batch, std::string* error) {
+double InsertAll(mongoc_client_t* client, const Options& options, const std::string& collection,
+                 const DocumentSet& docs, size_t batch, std::string* error) {
   mongoc_collection_t* coll =
-      mongoc_client_get_collection(client, options.db.c_str(), options.collection.c_str());
+      mongoc_client_get_collection(client, options.db.c_str(), collection.c_str());
   mongoc_write_concern_t* wc = mongoc_write_concern_new();
   mongoc_write_concern_set_w(wc, 1);
   mongoc_collection_set_write_concern(coll, wc);

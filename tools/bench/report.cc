@@ -82,6 +82,7 @@ std::string FormatLine(const Result& r) {
   line.append(Pad(r.ceiling_unit, 7)).append(Pad(what, 30));
   line.append("  ratio ").append(Fixed(r.ratio(), 2));
   if (r.target > 0) line.append("  (target >= ").append(Fixed(r.target, 1)).append(")");
+  if (!r.note.empty()) line.append("  ").append(r.note);
   return line;
 }
 
@@ -103,6 +104,7 @@ bool WriteJson(const std::string& path, const std::vector<Result>& results,
     out << ", \"p50_us\": " << OptNumber(r.p50_us) << ", \"p99_us\": " << OptNumber(r.p99_us);
     out << ", \"ceiling_p50_us\": " << OptNumber(r.ceiling_p50_us)
         << ", \"ceiling_p99_us\": " << OptNumber(r.ceiling_p99_us);
+    out << ", \"note\": " << (r.note.empty() ? "null" : JsonString(r.note));
     out << ", \"target\": " << (r.target > 0 ? Number(r.target) : "null");
     out << ", \"skipped\": " << (r.skipped ? JsonString(*r.skipped) : "null");
     out << ", \"error\": " << (r.error ? JsonString(*r.error) : "null");

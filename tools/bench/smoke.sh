@@ -54,8 +54,10 @@ if [[ $rc -ne 0 ]]; then
   echo "bench_smoke: bench exited $rc" >&2
   status=1
 fi
-for name in insert "point-read x1" "point-read x8" update scan indexed-read aggregate-group \
-            aggregate-lookup; do
+for name in insert "point-read x1" "point-read x8" update scan indexed-read \
+            "aggregate-group status" "aggregate-group category" "aggregate-group report" \
+            "aggregate-lookup indexed\\+unwind" "aggregate-lookup indexed" \
+            "aggregate-lookup hash\\+unwind" "aggregate-lookup hash"; do
   if ! grep -Eq "^${name} +([0-9,]+ |skipped: )" "$out"; then
     echo "bench_smoke: no line for '$name'" >&2
     status=1

@@ -11,10 +11,10 @@
 
 namespace cairn::bench {
 
-// insert.cc: insertMany of `docs` in batches of `batch`, ordered, w:1. Returns docs/s, or -1
-// with *error.
-double InsertAll(mongoc_client_t* client, const Options& options, const DocumentSet& docs,
-                 size_t batch, std::string* error);
+// insert.cc: insertMany of `docs` into `collection` in batches of `batch`, ordered, w:1.
+// Returns docs/s, or -1 with *error.
+double InsertAll(mongoc_client_t* client, const Options& options, const std::string& collection,
+                 const DocumentSet& docs, size_t batch, std::string* error);
 
 // point_read.cc: find {_id: k} (limit 1, singleBatch) for random k in [0, docs); a miss is an
 // error. `seed` varies the key sequence per thread.
@@ -35,6 +35,25 @@ bool CreateTsIndex(mongoc_client_t* client, const Options& options, std::string*
 // a miss is an error. `seed` varies the key sequence.
 std::unique_ptr<Op> FindByIndexedFieldOp(mongoc_client_t* client, const Options& options,
                                          const DocumentSet& docs, uint64_t seed);
+
+// aggregate.cc: the benchdata shop (../shared/benchdata/gen_data.py), the data of aggregate-group
+// and aggregate-lookup: `orders` orders over `customers` customers, each customer with a copy of
+// its _id in `cid` (a join key with no index, for HashJoin).
+struct ShopData {
+  std::unique_ptr<DocumentSet> orders, customers;
+};
+constexpr const char* kOrders = "shop_orders";
+constexpr const char* kCustomers = "shop_customers";
+bool GenerateShop(const Options& options, int64_t orders, int64_t customers, ShopData* shop,
+                  std::string* error);
+// aggregate.cc: one aggregate over `collection` with `pipeline_json` (an Extended JSON array),
+// every result read through the cursor; a pass counts `units_per_pass` (the documents the
+// pipeline consumes or produces, as its figure says) and fails when the result count differs
+// from `expected_results` (unless it is negative). Null with *error for a malformed pipeline.
+std::unique_ptr<Op> AggregateOp(mongoc_client_t* client, const Options& options,
+                                const std::string& collection, const std::string& pipeline_json,
+                                int64_t units_per_pass, int64_t expected_results,
+                                std::string* error);
 
 // Drops the benchmark database (start and end of a run).
 bool DropDatabase(mongoc_client_t* client, const Options& options, std::string* error);
