@@ -9,33 +9,11 @@ namespace cairn::query {
 
 namespace {
 
-// A value the _id index can look up: not a regex, not an array, no $-operators in a document.
-bool IsPointLookupValue(const bson_iter_t* value) {
-  switch (bson_iter_type(value)) {
-    case BSON_TYPE_REGEX:
-    case BSON_TYPE_ARRAY:
-    case BSON_TYPE_UNDEFINED:
-    case BSON_TYPE_EOD:
-      return false;
-    case BSON_TYPE_DOCUMENT: {
-      bson_iter_t it;
-      if (!IterDocument(value).Init(&it)) return false;
-      while (bson_iter_next(&it)) {
-        std::string_view key = IterKey(&it);
-        if (!key.empty() && key[0] == '$') return false;
-      }
-      return true;
-    }
-    default:
-      return true;
-  }
-}
-
 bool FindIdEquality(const MatchExpression* node, bson_iter_t* value) {
   if (node->kind() == MatchKind::kEq) {
     const auto* eq = static_cast<const ComparisonMatchExpression*>(node);
     bson_iter_t rhs = eq->rhs();
-    if (eq->path().dotted() != "_id" || !IsPointLookupValue(&rhs)) return false;
+    if (eq->path().dotted() != "_id" || !IsIdPointLookupValue(&rhs, nullptr)) return false;
     *value = rhs;
     return true;
   }
@@ -48,6 +26,31 @@ bool FindIdEquality(const MatchExpression* node, bson_iter_t* value) {
 }
 
 }  // namespace
+
+bool IsIdPointLookupValue(const bson_iter_t* value, const StringComparator* collator) {
+  switch (bson_iter_type(value)) {
+    case BSON_TYPE_REGEX:
+    case BSON_TYPE_ARRAY:
+    case BSON_TYPE_UNDEFINED:
+    case BSON_TYPE_EOD:
+      return false;
+    case BSON_TYPE_UTF8:
+    case BSON_TYPE_SYMBOL:
+      return collator == nullptr;
+    case BSON_TYPE_DOCUMENT: {
+      if (collator != nullptr) return false;
+      bson_iter_t it;
+      if (!IterDocument(value).Init(&it)) return false;
+      while (bson_iter_next(&it)) {
+        std::string_view key = IterKey(&it);
+        if (!key.empty() && key[0] == '$') return false;
+      }
+      return true;
+    }
+    default:
+      return true;
+  }
+}
 
 Result<Matcher> Matcher::Parse(BsonView filter,
                                std::shared_ptr<const ExpressionContext> context) {
@@ -83,16 +86,8 @@ bool Matcher::MatchesAll() const {
 }
 
 bool Matcher::IdEquality(bson_iter_t* value) const {
-  if (!root_ || !FindIdEquality(root_.get(), value)) return false;
-  if (collator_ == nullptr) return true;
-  switch (bson_iter_type(value)) {
-    case BSON_TYPE_UTF8:
-    case BSON_TYPE_SYMBOL:
-    case BSON_TYPE_DOCUMENT:
-      return false;
-    default:
-      return true;
-  }
+  return root_ && FindIdEquality(root_.get(), value) &&
+         IsIdPointLookupValue(value, collator_.get());
 }
 
 BsonView Matcher::filter() const {

@@ -27,6 +27,13 @@ namespace cairn::query {
 class MatchExpression;    // the parsed tree: matcher/match_expression.h
 class ExpressionContext;  // query/expression/expression.h
 
+// Whether an equality on _id with `value` is answered exactly by a point lookup in the _id index:
+// not a regex, an array or undefined, not a document with $-operators; and, under a collation
+// (`collator` not null), nothing that holds strings (string, symbol, document), because the _id
+// index compares binary and would miss equal-under-the-collation _ids. Serves Matcher::IdEquality,
+// find's {_id: v} fast path and $lookup's probe of a foreign _id.
+bool IsIdPointLookupValue(const bson_iter_t* value, const StringComparator* collator);
+
 class Matcher {
  public:
   // Parses `filter` (copied). Errors with MongoDB's codes and wording.

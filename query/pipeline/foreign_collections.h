@@ -5,7 +5,10 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <string_view>
+
+#include <bson/bson.h>
 
 #include "common/status.h"
 #include "query/pipeline/document_source.h"
@@ -26,6 +29,17 @@ class ForeignCollections {
   // Whether `collection` has an index whose first key field is `field`, neither partial nor
   // sparse: then an equality lookup on `field` is an index probe (IndexedLoopJoin).
   virtual bool HasIndexOn(std::string_view collection, std::string_view field) = 0;
+
+  // The document of `collection` whose _id is `id` (a value IsIdPointLookupValue accepts), read
+  // into *document by a point lookup of the _id index: true when found. An implementation that
+  // has no such lookup answers false from SupportsReadById, and IndexedLoopJoin opens a filtered
+  // stream instead.
+  virtual bool SupportsReadById() const { return false; }
+  virtual Result<bool> ReadById(std::string_view collection, const bson_iter_t* id,
+                                std::string* document) {
+    (void)collection, (void)id, (void)document;
+    return false;
+  }
 };
 
 }  // namespace cairn::query

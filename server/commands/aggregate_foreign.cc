@@ -1,5 +1,5 @@
 // ForeignCollections over the catalog (aggregate_foreign.h): Open is BuildQueryStream with the
-// filter as its matcher; HasIndexOn reads the catalog's index specs (first key field, not
+// filter as its matcher; ReadById is find's _id point lookup (with the document cache); HasIndexOn reads the catalog's index specs (first key field, not
 // partial, not sparse), the indexes IndexedLoopJoin may probe.
 #include "server/commands/aggregate_foreign.h"
 
@@ -28,6 +28,19 @@ class CatalogForeignCollections final : public query::ForeignCollections {
         state_.engine().catalog().Find(MakeNamespace(db_, collection));
     return std::unique_ptr<query::DocumentSource>(
         BuildQueryStream(state_.engine(), handle, spec, &state_.id_cache()));
+  }
+
+  bool SupportsReadById() const override { return true; }
+  Result<bool> ReadById(std::string_view collection, const bson_iter_t* id,
+                        std::string* document) override {
+    storage::CollectionHandle handle =
+        state_.engine().catalog().Find(MakeNamespace(db_, collection));
+    if (handle == nullptr) return false;
+    storage::RecordId record_id = 0;
+    bool found = false;
+    CAIRN_RETURN_IF_ERROR(server::ReadById(state_.engine(), *handle, id, &state_.id_cache(),
+                                           document, &record_id, &found));
+    return found;
   }
 
   bool HasIndexOn(std::string_view collection, std::string_view field) override {

@@ -1,4 +1,4 @@
-// The fast path of find for the most common query there is: `{_id: <scalar>}` on an existing
+// The fast path of find for the most common query there is: `{_id: <value>}` on an existing
 // collection, with no option that changes the answer (only limit, batchSize >= 1 and singleBatch,
 // which cannot matter for at most one document). It answers the same reply HandleFind would —
 // {cursor: {firstBatch: [doc?], id: 0, ns}} — without parsing a Matcher, building an expression
@@ -10,6 +10,7 @@
 
 #include <string>
 
+#include "query/matcher/matcher.h"
 #include "server/namespace.h"
 #include "server/query_exec.h"
 #include "server/server_state.h"
@@ -17,22 +18,6 @@
 namespace cairn::server {
 
 namespace {
-
-// An _id value whose equality match is exactly its _id index key: compared without a collation
-// (a collation argument takes the general path) and never an operator document or an array.
-bool IsPlainIdValue(const bson_iter_t* value) {
-  switch (bson_iter_type(value)) {
-    case BSON_TYPE_INT32: case BSON_TYPE_INT64: case BSON_TYPE_UTF8: case BSON_TYPE_OID:
-    case BSON_TYPE_DATE_TIME: case BSON_TYPE_BOOL:
-      return true;
-    case BSON_TYPE_DOUBLE: {
-      double d = bson_iter_double(value);
-      return d == d;  // NaN takes the general path
-    }
-    default:
-      return false;
-  }
-}
 
 // A count argument (limit, batchSize) that is a whole number >= min.
 bool IsWholeAtLeast(const bson_iter_t* value, int64_t min) {
@@ -66,7 +51,7 @@ std::optional<Status> TryFindById(CommandContext& ctx, const CommandRequest& req
       if (!BSON_ITER_HOLDS_DOCUMENT(&it)) return std::nullopt;
       bson_iter_t filter;
       if (!bson_iter_recurse(&it, &filter) || !bson_iter_next(&filter) ||
-          IterKey(&filter) != "_id" || !IsPlainIdValue(&filter)) {
+          IterKey(&filter) != "_id" || !query::IsIdPointLookupValue(&filter, nullptr)) {
         return std::nullopt;
       }
       id = filter;

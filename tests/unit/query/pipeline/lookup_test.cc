@@ -7,6 +7,7 @@
 
 #include <map>
 
+#include "common/bson_compare.h"
 #include "query/matcher/matcher.h"
 #include "query/pipeline/foreign_collections.h"
 #include "query/pipeline/pipeline.h"
@@ -42,6 +43,25 @@ class FakeCollections final : public ForeignCollections {
     return std::unique_ptr<DocumentSource>(std::make_unique<VectorSource>(std::move(out)));
   }
   bool HasIndexOn(std::string_view, std::string_view) override { return indexed; }
+
+  // With by_id, the _id point lookup an IndexedLoopJoin on _id uses (counted in reads_by_id).
+  bool by_id = false;
+  int reads_by_id = 0;
+  bool SupportsReadById() const override { return by_id; }
+  Result<bool> ReadById(std::string_view collection, const bson_iter_t* id,
+                        std::string* document) override {
+    ++reads_by_id;
+    auto found = collections.find(collection);
+    if (found == collections.end()) return false;
+    for (BsonDoc& doc : Docs(found->second)) {
+      bson_iter_t own;
+      if (doc.view().Find("_id", &own) && CompareValues(&own, id) == 0) {
+        document->assign(reinterpret_cast<const char*>(doc.view().data()), doc.view().size());
+        return true;
+      }
+    }
+    return false;
+  }
 };
 
 Result<std::vector<std::string>> RunJoin(const std::string& pipeline,
@@ -88,6 +108,25 @@ TEST_P(LookupEquality, ShouldJoinAsMongoDBUnderEachStrategy) {
 }
 
 INSTANTIATE_TEST_SUITE_P(IndexedOrHash, LookupEquality, ::testing::Bool());
+
+TEST(Lookup, ShouldProbeTheForeignIdByPointLookupAndJoinTheSame) {
+  auto foreign = Customers(true);
+  foreign->by_id = true;
+  auto out = RunJoin(
+      R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "_id", "as": "as"}}])",
+      {R"({"_id": 10, "l": 2})", R"({"_id": 11, "l": 2.0})", R"({"_id": 12, "l": 9})",
+       R"({"_id": 13, "l": [1, 4]})", R"({"_id": 14})"},
+      foreign);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(*out, C(std::vector<std::string>{
+                      R"({"_id": 10, "l": 2, "as": [{"_id": 2, "k": [2, 3]}]})",
+                      R"({"_id": 11, "l": 2.0, "as": [{"_id": 2, "k": [2, 3]}]})",
+                      R"({"_id": 12, "l": 9, "as": []})",
+                      R"({"_id": 13, "l": [1, 4], "as": [{"_id": 1, "k": 1}, {"_id": 4}]})",
+                      R"({"_id": 14, "as": []})"}));
+  // One value: a point lookup each; several values or none: the filtered stream.
+  EXPECT_EQ(foreign->reads_by_id, 3);
+}
 
 TEST(Lookup, ShouldBuildTheHashTableOncePerCursor) {
   auto foreign = Customers(false);
