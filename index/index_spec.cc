@@ -11,6 +11,7 @@
 #include "index/key_pattern.h"
 #include "query/matcher/match_expression.h"
 #include "query/matcher/matcher.h"
+#include "query/matcher/special_features.h"
 
 namespace cairn::index {
 
@@ -155,31 +156,10 @@ Status CheckPartialFilterNode(const query::MatchExpression* node, int level) {
   }
 }
 
-// The special match features a partial filter may not use (kBanAllSpecialFeatures), found where
-// they may stand: at the top of the filter or inside $and/$or/$nor.
+// The special match features a partial filter may not use (kBanAllSpecialFeatures).
 Status CheckSpecialFeatures(BsonView filter) {
-  bson_iter_t it;
-  if (!filter.Init(&it)) return Status::OK();
-  while (bson_iter_next(&it)) {
-    std::string_view key = IterKey(&it);
-    if (key == "$where" || key == "$text") {
-      return Status(ErrorCode::kBadValue, std::string(key) + " is not allowed in this context");
-    }
-    if (key == "$expr" || key == "$jsonSchema") {
-      return Status(ErrorCode::kQueryFeatureNotAllowed,
-                    std::string(key) + " is not allowed in this context");
-    }
-    if ((key == "$and" || key == "$or" || key == "$nor") && BSON_ITER_HOLDS_ARRAY(&it)) {
-      bson_iter_t branch;
-      bson_iter_recurse(&it, &branch);
-      while (bson_iter_next(&branch)) {
-        if (BSON_ITER_HOLDS_DOCUMENT(&branch)) {
-          CAIRN_RETURN_IF_ERROR(CheckSpecialFeatures(IterDocument(&branch)));
-        }
-      }
-    }
-  }
-  return Status::OK();
+  return query::CheckSpecialFeatures(filter, query::kFeatureWhere | query::kFeatureText |
+                                                 query::kFeatureExpr | query::kFeatureJsonSchema);
 }
 
 // MongoDB's validateExpireAfterSeconds for a secondary TTL index.

@@ -6,25 +6,14 @@
 
 #include "index/key_string.h"
 #include "server/collection_writer.h"
+#include "server/handle_cache.h"
 
 namespace cairn::server {
 
 namespace {
 
-// Compiled views by catalog handle. A handle is immutable, so its compiled view never goes
-// stale; entries of handles nobody holds any more are pruned as the map grows.
-struct Cache {
-  struct Slot {
-    std::weak_ptr<const storage::CollectionEntry> handle;
-    std::shared_ptr<const CollectionIndexes> compiled;
-  };
-  std::mutex mu;
-  std::unordered_map<const storage::CollectionEntry*, Slot> slots;  // GUARDED_BY(mu)
-  size_t prune_at = 64;                                            // GUARDED_BY(mu)
-};
-
-Cache& TheCache() {
-  static Cache* cache = new Cache();  // never destroyed: used until exit
+PerHandleCache<CollectionIndexes>& TheCache() {
+  static auto* cache = new PerHandleCache<CollectionIndexes>();  // never destroyed: used until exit
   return *cache;
 }
 
@@ -39,36 +28,22 @@ int CollectionIndexes::Find(std::string_view name) const {
 
 Result<std::shared_ptr<const CollectionIndexes>> IndexesOf(
     const storage::CollectionHandle& collection) {
-  Cache& cache = TheCache();
-  {
-    std::lock_guard lock(cache.mu);
-    auto it = cache.slots.find(collection.get());
-    if (it != cache.slots.end() && it->second.handle.lock() == collection) {
-      return it->second.compiled;
+  return TheCache().Get(collection, [](const storage::CollectionHandle& handle)
+                                        -> Result<std::shared_ptr<const CollectionIndexes>> {
+    auto compiled = std::make_shared<CollectionIndexes>();
+    compiled->collection_ = handle;
+    for (const storage::IndexEntry& entry : handle->indexes) {
+      CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const index::IndexDescriptor> descriptor,
+                             index::IndexDescriptor::Make(entry.spec.view()));
+      IndexHandle index;
+      index.name = entry.name;
+      index.prefix = entry.prefix;
+      index.state = index::DecodeIndexState(entry.state.view(), descriptor->num_fields());
+      index.descriptor = std::move(descriptor);
+      compiled->indexes_.push_back(std::move(index));
     }
-  }
-  auto compiled = std::make_shared<CollectionIndexes>();
-  compiled->collection_ = collection;
-  for (const storage::IndexEntry& entry : collection->indexes) {
-    CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const index::IndexDescriptor> descriptor,
-                           index::IndexDescriptor::Make(entry.spec.view()));
-    IndexHandle handle;
-    handle.name = entry.name;
-    handle.prefix = entry.prefix;
-    handle.state = index::DecodeIndexState(entry.state.view(), descriptor->num_fields());
-    handle.descriptor = std::move(descriptor);
-    compiled->indexes_.push_back(std::move(handle));
-  }
-  std::shared_ptr<const CollectionIndexes> result = compiled;
-  std::lock_guard lock(cache.mu);
-  if (cache.slots.size() >= cache.prune_at) {
-    for (auto it = cache.slots.begin(); it != cache.slots.end();) {
-      it = it->second.handle.expired() ? cache.slots.erase(it) : std::next(it);
-    }
-    cache.prune_at = std::max<size_t>(64, cache.slots.size() * 2);
-  }
-  cache.slots[collection.get()] = {collection, result};
-  return result;
+    return std::shared_ptr<const CollectionIndexes>(std::move(compiled));
+  });
 }
 
 std::string IndexEntryKey(bool unique, std::string_view key, storage::RecordId id) {

@@ -5,6 +5,8 @@
 #include <iterator>
 
 #include "index/key_string.h"
+#include "server/collection_validator.h"
+#include "server/capped_eviction.h"
 
 namespace cairn::server {
 
@@ -128,12 +130,16 @@ CollectionWriter::CollectionWriter(ServerState& state, storage::CollectionHandle
   if (collection_) lock_ = std::unique_lock<std::mutex>(state.CollectionLock(collection_->prefix));
 }
 
+CollectionWriter::~CollectionWriter() = default;
+
 Status CollectionWriter::LoadIndexes() {
   if (!collection_) return Status::OK();
   // Index builds and collMod change the catalog under this same lock, so the handle read now
   // holds every index this writer must maintain.
   storage::CollectionHandle current = state_.engine().catalog().Find(collection_->ns);
   if (current && current->prefix == collection_->prefix) collection_ = std::move(current);
+  CAIRN_ASSIGN_OR_RETURN(validator_, ValidatorOf(collection_));
+  capped_ = CappedEvictor::For(state_, *collection_);
   indexes_.reset();
   if (collection_->indexes.size() <= 1) return Status::OK();
   CAIRN_ASSIGN_OR_RETURN(indexes_, IndexesOf(collection_));
@@ -220,6 +226,10 @@ Result<std::vector<bool>> CollectionWriter::IdsTakenInStorage(
 }
 
 Status CollectionWriter::Insert(BsonView doc, std::optional<bool> taken_in_storage) {
+  if (validator_ && !bypass_validation_) {
+    CAIRN_RETURN_IF_ERROR(CheckDocumentValidation(*validator_, collection_->ns, doc, nullptr));
+  }
+  if (capped_) CAIRN_RETURN_IF_ERROR(capped_->CheckFits(doc));
   bson_iter_t id;
   CAIRN_ASSIGN_OR_RETURN(std::string key, IdKey(doc, &id));
   const storage::IndexEntry& id_index = collection_->indexes[0];
@@ -272,10 +282,14 @@ Status CollectionWriter::Insert(BsonView doc, std::optional<bool> taken_in_stora
       }
     }
   }
+  if (capped_) return capped_->AfterInsert(*this, record_id, doc);
   return Status::OK();
 }
 
 Status CollectionWriter::Replace(storage::RecordId id, BsonView old_doc, BsonView new_doc) {
+  if (validator_ && !bypass_validation_) {
+    CAIRN_RETURN_IF_ERROR(CheckDocumentValidation(*validator_, collection_->ns, new_doc, &old_doc));
+  }
   if (indexes_) {
     CAIRN_RETURN_IF_ERROR(SecondaryKeys(old_doc, &old_keys_));
     CAIRN_RETURN_IF_ERROR(SecondaryKeys(new_doc, &new_keys_));
@@ -314,6 +328,7 @@ Status CollectionWriter::Replace(storage::RecordId id, BsonView old_doc, BsonVie
   }
   unit_.PutRecord(collection_->prefix, id, new_doc);
   changed_records_.push_back(id);
+  if (capped_) capped_->OnReplace(id, new_doc);
   unit_.AdjustCounts(collection_->prefix, 0,
                      static_cast<int64_t>(new_doc.size()) - static_cast<int64_t>(old_doc.size()));
   return Status::OK();
@@ -325,6 +340,7 @@ Status CollectionWriter::Remove(storage::RecordId id, BsonView doc) {
   if (indexes_) CAIRN_RETURN_IF_ERROR(SecondaryKeys(doc, &old_keys_));
   unit_.DeleteRecord(collection_->prefix, id);
   changed_records_.push_back(id);
+  if (capped_) capped_->OnRemove(id);
   unit_.DeleteIndexEntry(collection_->indexes[0].prefix, key);
   unit_.AdjustCounts(collection_->prefix, -1, -static_cast<int64_t>(doc.size()));
   if (indexes_) {
@@ -351,6 +367,7 @@ Status CollectionWriter::Commit() {
   CAIRN_RETURN_IF_ERROR(PublishMultikeyPaths());
   Status status = unit_.Commit();
   unit_ = state_.engine().BeginWrite();
+  if (capped_) capped_->AfterCommit(status.ok());
   IdCache& cache = state_.id_cache();
   // Before the write is acknowledged, no cached copy of a changed document may survive (a
   // failed commit changed nothing, but forgetting is always safe).

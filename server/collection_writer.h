@@ -19,11 +19,14 @@
 #include "common/bson_doc.h"
 #include "common/status.h"
 #include "index/key_generator.h"
+#include "query/matcher/document_validator.h"
 #include "server/collection_indexes.h"
 #include "server/server_state.h"
 #include "storage/engine.h"
 
 namespace cairn::server {
+
+class CappedEvictor;  // server/capped_eviction.h
 
 // Checks and shapes a client document for insertion, as MongoDB's fixDocumentForInsert:
 // larger than 16 MiB → BadValue "object to insert too large. size in bytes: N, max size:
@@ -39,8 +42,12 @@ class CollectionWriter {
   // when it does not exist. The namespace must already be validated.
   static Result<std::unique_ptr<CollectionWriter>> Open(ServerState& state, std::string_view ns,
                                                         bool create_if_missing);
+  ~CollectionWriter();
 
   const storage::CollectionHandle& collection() const { return collection_; }
+
+  // bypassDocumentValidation: Insert and Replace skip the collection's validator.
+  void set_bypass_document_validation(bool bypass) { bypass_validation_ = bypass; }
 
   // Whether each prepared document's _id is taken in storage, in one batched read. The answers
   // stay true until this writer's next Commit (it holds the collection lock meanwhile), so they
@@ -63,6 +70,8 @@ class CollectionWriter {
   size_t pending_bytes() const { return unit_.ApproximateBytes(); }
 
  private:
+  friend class CappedEvictor;  // evicts through Remove, reads the unit's pending counts
+
   // Index keys added and removed in the uncommitted unit, per unique secondary index: a key's
   // owner is decided by these before storage is asked.
   struct PendingKeys {
@@ -85,6 +94,9 @@ class CollectionWriter {
   ServerState& state_;
   storage::CollectionHandle collection_;
   std::unique_lock<std::mutex> lock_;
+  // The collection's validator (server/collection_validator.h); null when none applies.
+  std::shared_ptr<const query::DocumentValidator> validator_;
+  bool bypass_validation_ = false;
   storage::WriteUnit unit_;
   // _id keys added (with their RecordIds) and removed in the uncommitted unit; published to
   // the IdCache once the unit commits.
@@ -100,6 +112,8 @@ class CollectionWriter {
   std::vector<index::MultikeyPaths> multikey_;    // per index: known multikey paths
   bool multikey_changed_ = false;
   std::vector<index::KeySet> new_keys_, old_keys_;  // per index, reused between documents
+  // Capped collections only: evicts the oldest documents as inserts overflow the cap.
+  std::unique_ptr<CappedEvictor> capped_;
 };
 
 // Builds the DuplicateKey status MongoDB answers: "E11000 duplicate key error collection:

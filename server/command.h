@@ -6,6 +6,7 @@
 
 #include <bson/bson.h>
 
+#include <chrono>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,6 +43,17 @@ struct ConnectionInfo {
   // A cursor whose next batch the connection reads ahead once the current reply is sent (set by
   // getMore; 0 for none).
   int64_t read_ahead_cursor = 0;
+  // An awaitData getMore that found nothing new asks the server to wait, without holding its
+  // I/O thread, until an insert into `collection` commits (its insert version moves past
+  // `version`) or `deadline` passes, and then to run the same request again with `retry` set
+  // (server.cc; tailable_cursor.h).
+  struct AwaitData {
+    bool active = false;
+    bool retry = false;
+    uint32_t collection = 0;
+    uint64_t version = 0;
+    std::chrono::steady_clock::time_point deadline;
+  } await_data;
 };
 
 struct CommandContext {

@@ -35,6 +35,11 @@ struct Cursor {
   Status stream_status;
   int64_t returned = 0;            // documents returned so far
   int64_t limit = 0;               // the query's limit (0 = none): reaching it closes the cursor
+  // A tailable cursor on a capped collection stays open when exhausted (tailable_cursor.h);
+  // with await_data its getMore waits for inserts into `collection_prefix`.
+  bool tailable = false;
+  bool await_data = false;
+  storage::Prefix collection_prefix = 0;
   std::chrono::steady_clock::time_point last_used;
 };
 

@@ -14,8 +14,6 @@ class DocumentStream : public query::DocumentSource {
  public:
   // The RecordId of the current document (0 for documents a pipeline computed).
   virtual storage::RecordId record_id() const = 0;
-  // Documents examined so far (explain/serverStatus).
-  virtual int64_t docs_examined() const { return 0; }
 };
 
 }  // namespace cairn::server

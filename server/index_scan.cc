@@ -60,6 +60,7 @@ class IndexScanStream final : public DocumentStream {
   storage::RecordId record_id() const override { return record_id_; }
   Status status() const override { return status_; }
   int64_t docs_examined() const override { return counters_->docs_examined; }
+  int64_t keys_examined() const override { return counters_->keys_examined; }
 
  private:
   BsonView view() const {

@@ -12,6 +12,7 @@
 #include "common/logging.h"
 #include "server/index_build.h"
 #include "server/server.h"
+#include "server/server_parameters.h"
 #include "server/sort_stream.h"
 #include "storage/engine.h"
 
@@ -55,7 +56,9 @@ int main(int argc, char** argv) {
        "Directory for datafiles (created if missing)")
       ("logpath", po::value<std::string>(&options.logpath),
        "Log file to send write to instead of stdout")
-      ("quiet", po::bool_switch(&options.quiet), "Quieter output");
+      ("quiet", po::bool_switch(&options.quiet), "Quieter output")
+      ("setParameter", po::value<std::vector<std::string>>(&options.set_parameters)->composing(),
+       "Set a configurable parameter (name=value)");
 
   po::variables_map vm;
   try {
@@ -82,6 +85,16 @@ int main(int argc, char** argv) {
     return kExitBadOptions;
   }
   options.bind_ips = SplitComma(bind_ip);
+  {
+    cairn::server::ServerParameters scratch;  // checked here; applied by the server's state
+    for (const std::string& assignment : options.set_parameters) {
+      cairn::Status status = cairn::server::SetParameterFromString(&scratch, assignment);
+      if (!status.ok()) {
+        std::cerr << "Error parsing command line: " << status.reason() << "\n";
+        return kExitBadOptions;
+      }
+    }
+  }
   if (options.bind_ips.empty()) {
     std::cerr << "Error parsing command line: --bind_ip needs at least one address\n";
     return kExitBadOptions;

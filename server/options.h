@@ -16,6 +16,7 @@ struct ServerOptions {
   int io_threads = 2;                            // Default: 2 (one per core on the target machine)
   int cursor_timeout_minutes = 10;               // Default: 10, as cursorTimeoutMillis 600000
   std::vector<std::string> argv;                 // the command line, for getCmdLineOpts
+  std::vector<std::string> set_parameters;       // Default: none (--setParameter name=value)
 };
 
 }  // namespace cairn::server

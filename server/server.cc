@@ -40,6 +40,8 @@ struct Server::Impl {
     tcp::socket socket;
     bool busy = false;
     bool closing = false;
+    // The timer of an awaitData getMore waiting for an insert (shutdown ends the wait early).
+    std::shared_ptr<asio::steady_timer> await_timer;
     explicit Session(tcp::socket s) : socket(std::move(s)) {}
   };
 
@@ -73,6 +75,9 @@ struct Server::Impl {
 
   asio::awaitable<void> Accept(tcp::acceptor& acceptor);
   asio::awaitable<void> Serve(std::shared_ptr<Session> session, int64_t id);
+  // Suspends the connection until an insert into the awaited capped collection commits or the
+  // await deadline passes (tailable awaitData getMore; tailable_cursor.h).
+  asio::awaitable<void> AwaitInsert(Session& session, const ConnectionInfo::AwaitData& await);
   void ScheduleReaper();
   void BeginShutdown();
 };
@@ -150,6 +155,15 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
     }
     session->busy = true;
     DispatchAction action = Dispatch(state, info, header.value(), frame.data(), frame.size(), &out);
+    while (info.await_data.active && action == DispatchAction::kReply && !session->closing) {
+      // Nothing new for an awaitData cursor: wait for an insert, then run the getMore again.
+      co_await AwaitInsert(*session, info.await_data);
+      info.await_data.active = false;
+      info.await_data.retry = true;
+      out.Reset(kKeepReplyBytes);
+      action = Dispatch(state, info, header.value(), frame.data(), frame.size(), &out);
+    }
+    info.await_data = ConnectionInfo::AwaitData();
     if (action == DispatchAction::kClose) break;
     if (action == DispatchAction::kReply) {
       co_await asio::async_write(session->socket, asio::buffer(out.data(), out.size()),
@@ -185,6 +199,23 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
   }
 }
 
+asio::awaitable<void> Server::Impl::AwaitInsert(Session& session,
+                                                const ConnectionInfo::AwaitData& await) {
+  auto timer = std::make_shared<asio::steady_timer>(co_await asio::this_coro::executor);
+  timer->expires_at(await.deadline);
+  CappedRegistry::WaiterHandle waiter;
+  // The committing thread only posts the cancel to this connection's own context.
+  bool registered = state.capped().Register(
+      await.collection, await.version,
+      [timer] { asio::post(timer->get_executor(), [timer] { timer->cancel(); }); }, &waiter);
+  if (!registered) co_return;  // an insert committed since the getMore looked
+  boost::system::error_code ec;
+  session.await_timer = timer;
+  co_await timer->async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  session.await_timer.reset();
+  state.capped().Unregister(waiter);
+}
+
 void Server::Impl::ScheduleReaper() {
   reaper.expires_after(std::chrono::seconds(60));
   reaper.async_wait([this](const boost::system::error_code& ec) {
@@ -215,6 +246,7 @@ void Server::Impl::BeginShutdown() {
     // Close on the session's own context: an in-flight command finishes and replies first.
     asio::post(session->socket.get_executor(), [session] {
       session->closing = true;
+      if (session->await_timer) session->await_timer->cancel();
       if (!session->busy) {
         boost::system::error_code ignored;
         session->socket.cancel(ignored);
@@ -271,6 +303,7 @@ Status Server::Run() {
     if (!ec) impl.BeginShutdown();
   });
   impl.ScheduleReaper();
+  impl.state.ttl_monitor().Start();
   {
     BsonDoc attr;
     BSON_APPEND_INT32(attr.get(), "port", bound_port);

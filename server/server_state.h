@@ -9,9 +9,12 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "server/capped_registry.h"
 #include "server/cursor_manager.h"
 #include "server/id_cache.h"
 #include "server/options.h"
+#include "server/server_parameters.h"
+#include "server/ttl_monitor.h"
 #include "storage/engine.h"
 
 namespace cairn::server {
@@ -30,6 +33,12 @@ class ServerState {
   CursorManager& cursors() { return cursors_; }
   OpCounters& opcounters() { return opcounters_; }
   IdCache& id_cache() { return id_cache_; }
+  // Capped collections' oldest-record hints and insert notifications (tailable awaitData).
+  CappedRegistry& capped() { return capped_; }
+  // setParameter/getParameter values (--setParameter applied at construction).
+  ServerParameters& parameters() { return parameters_; }
+  // The TTL monitor: started by Server::Run, stopped by CloseEngine (before the engine closes).
+  TtlMonitor& ttl_monitor() { return ttl_monitor_; }
 
   // Serialises writes to one collection (dup-key check through commit). Keyed by the
   // collection's prefix, which is never reused, so the table only grows with collections made.
@@ -51,11 +60,14 @@ class ServerState {
   CursorManager cursors_;
   OpCounters opcounters_;
   IdCache id_cache_;
+  CappedRegistry capped_;
+  ServerParameters parameters_;
   std::mutex locks_mu_;
   std::unordered_map<storage::Prefix, std::unique_ptr<std::mutex>> locks_;  // GUARDED_BY(locks_mu_)
   std::atomic<int64_t> last_connection_id_{0};
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::chrono::system_clock::time_point start_wall_ = std::chrono::system_clock::now();
+  TtlMonitor ttl_monitor_{*this};  // last: its thread stops before the members above go
 };
 
 }  // namespace cairn::server

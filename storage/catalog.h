@@ -81,6 +81,9 @@ class Catalog {
   // the collection is absent; IndexNotFound if it has no index of that name.
   Result<CollectionHandle> UpdateIndex(std::string_view ns, std::string_view name, BsonView spec,
                                        BsonView state);
+  // Replaces a collection's options (collMod: validator, validationLevel, ...) in one atomic
+  // write of the collection entry, and returns the new handle. NamespaceNotFound if absent.
+  Result<CollectionHandle> UpdateCollectionOptions(std::string_view ns, BsonView options);
   // Removes an index: its catalog entry and a DeleteRange over its entries, in one atomic write.
   // NamespaceNotFound if the collection is absent; IndexNotFound if it has no index of that
   // name; InvalidOptions ("cannot drop _id index") for indexes[0].

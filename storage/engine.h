@@ -138,6 +138,8 @@ class WriteUnit {
   void DeleteIndexEntry(Prefix index, std::string_view key);
   // Adjusts a collection's RecordCount/DataSize by these deltas when the unit commits.
   void AdjustCounts(Prefix collection, int64_t count_delta, int64_t size_delta);
+  // The deltas adjusted so far for `collection` (0, 0 when none): what commit will add.
+  void PendingCounts(Prefix collection, int64_t* count_delta, int64_t* size_delta) const;
 
   bool empty() const;
   size_t ApproximateBytes() const;

@@ -62,6 +62,19 @@ void WriteUnit::AdjustCounts(Prefix collection, int64_t count_delta, int64_t siz
   impl_->deltas.push_back({collection, count_delta, size_delta});
 }
 
+void WriteUnit::PendingCounts(Prefix collection, int64_t* count_delta,
+                              int64_t* size_delta) const {
+  *count_delta = 0;
+  *size_delta = 0;
+  for (const Impl::CountDelta& d : impl_->deltas) {
+    if (d.prefix == collection) {
+      *count_delta = d.count;
+      *size_delta = d.size;
+      return;
+    }
+  }
+}
+
 bool WriteUnit::empty() const { return impl_->batch.Count() == 0 && impl_->deltas.empty(); }
 
 size_t WriteUnit::ApproximateBytes() const { return impl_->batch.GetDataSize(); }

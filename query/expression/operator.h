@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "common/status.h"
 #include "query/expression/expression.h"
 #include "query/expression/number.h"
+#include "query/expression/timezone.h"
 #include "query/expression/value.h"
 
 namespace cairn::query::ops {
@@ -199,6 +201,32 @@ Result<ExpressionPtr> ParseDateToString(const bson_iter_t* arg, std::string_view
                                         ParseContext& ctx);
 Result<ExpressionPtr> ParseDateToParts(const bson_iter_t* arg, std::string_view name,
                                        ParseContext& ctx);
+// Value::coerceToDate: the instant of a Date, Timestamp or ObjectId value (16006 otherwise).
+Result<int64_t> DateMillis(const Value& v);
+// The zone of the optional timezone operand in `slot`: UTC when absent, nullopt when nullish
+// (40517 not a string, 40485 unknown zone).
+Result<std::optional<TimeZone>> EvalTimeZone(const OperatorExpression& op, size_t slot,
+                                             Variables* vars);
+// The format specifiers of $dateToString and $dateFromString (18535, 18536).
+Status ValidateFormat(std::string_view format);
+// The optional format operand in `slot`, evaluated and validated: missing when absent, nullish
+// as given, else a string (`not_string` "<op> requires that 'format' be a string, found: ...").
+Result<Value> EvalDateFormat(const OperatorExpression& op, size_t slot, ErrorCode not_string,
+                             Variables* vars);
+
+// ---- ops/date_arith.cc: $dateAdd $dateSubtract $dateDiff $dateTrunc ----
+Result<ExpressionPtr> ParseDateAdd(const bson_iter_t* arg, std::string_view name,
+                                   ParseContext& ctx);
+Result<ExpressionPtr> ParseDateDiff(const bson_iter_t* arg, std::string_view name,
+                                    ParseContext& ctx);
+Result<ExpressionPtr> ParseDateTrunc(const bson_iter_t* arg, std::string_view name,
+                                     ParseContext& ctx);
+
+// ---- ops/date_from.cc: $dateFromParts $dateFromString ----
+Result<ExpressionPtr> ParseDateFromParts(const bson_iter_t* arg, std::string_view name,
+                                         ParseContext& ctx);
+Result<ExpressionPtr> ParseDateFromString(const bson_iter_t* arg, std::string_view name,
+                                          ParseContext& ctx);
 
 // ---- ops/array.cc ----
 Result<Value> EvalArrayElemAt(const OperatorExpression& op, Variables* vars);
@@ -258,6 +286,10 @@ Result<ExpressionPtr> ParseSetField(const bson_iter_t* arg, std::string_view nam
 
 // ---- ops/accumulator.cc: $sum $avg $min $max (the $group accumulator of the same name) ----
 Result<Value> EvalAccumulator(const OperatorExpression& op, Variables* vars);
+
+// ---- ops/accumulator_n.cc: $firstN $lastN $maxN $minN over an array ----
+Result<ExpressionPtr> ParseAccumulatorN(const bson_iter_t* arg, std::string_view name,
+                                        ParseContext& ctx);
 
 // ---- ops/variables.cc: $let, $literal, $rand ----
 Result<ExpressionPtr> ParseLet(const bson_iter_t* arg, std::string_view name, ParseContext& ctx);

@@ -3,6 +3,8 @@
 // parsing is stage.h / stage_registry.h, the whole pipeline is pipeline.h.
 #pragma once
 
+#include <cstdint>
+
 #include "common/bson_doc.h"
 #include "common/status.h"
 
@@ -22,6 +24,10 @@ class DocumentSource {
 
   // OK, or the error that ended the stream (this stage's or one from upstream).
   virtual Status status() const { return Status::OK(); }
+
+  // Stored documents and index keys read so far (explain), for a stream over a collection.
+  virtual int64_t docs_examined() const { return 0; }
+  virtual int64_t keys_examined() const { return 0; }
 };
 
 }  // namespace cairn::query

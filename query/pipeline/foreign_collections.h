@@ -29,6 +29,11 @@ class ForeignCollections {
   // Whether `collection` has an index whose first key field is `field`, neither partial nor
   // sparse: then an equality lookup on `field` is an index probe (IndexedLoopJoin).
   virtual bool HasIndexOn(std::string_view collection, std::string_view field) = 0;
+  // The name of that index, for explain (empty when unknown).
+  virtual std::string IndexNameOn(std::string_view collection, std::string_view field) {
+    (void)collection, (void)field;
+    return std::string();
+  }
 
   // The document of `collection` whose _id is `id` (a value IsIdPointLookupValue accepts), read
   // into *document by a point lookup of the _id index: true when found. An implementation that

@@ -22,6 +22,7 @@ namespace cairn::query {
 class Stage;  // query/pipeline/stage.h
 class ForeignCollections;  // query/pipeline/foreign_collections.h
 class OutputTargets;  // query/pipeline/output_target.h
+struct PipelineStats;  // query/pipeline/explain_stats.h
 
 // Per-pipeline settings.
 struct PipelineOptions {
@@ -42,6 +43,10 @@ struct PipelineOptions {
   // The other collections of the database, for $lookup's `from`. Default: none ($lookup then
   // reads every foreign collection as empty).
   std::shared_ptr<ForeignCollections> foreign;
+
+  // Where top-level stages count what explain's executionStats shows (explain_stats.h).
+  // Default: none (nothing is counted). Sub-pipelines are parsed without it.
+  std::shared_ptr<PipelineStats> stats;
 };
 
 class Pipeline {

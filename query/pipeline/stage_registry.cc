@@ -30,15 +30,16 @@ constexpr StageRow kStages[] = {
     {"$documents", stages::ParseDocuments},     {"$merge", stages::ParseMerge},
     {"$out", stages::ParseOut},                 {"$sample", stages::ParseSample},
     {"$sortByCount", stages::ParseSortByCount}, {"$bucket", stages::ParseBucket},
+    {"$unionWith", stages::ParseUnionWith},     {"$facet", stages::ParseFacet},
+    {"$bucketAuto", stages::ParseBucketAuto},
 };
 
 // MongoDB 7.0 stages (document_source_*.cpp REGISTER_DOCUMENT_SOURCE names a user can write)
 // that Cairn does not implement yet.
 constexpr std::string_view kNotImplemented[] = {
-    "$bucketAuto",       "$changeStream",
+    "$changeStream",
     "$changeStreamSplitLargeEvent", "$collStats",
     "$currentOp",        "$densify",
-    "$facet",
     "$fill",             "$geoNear",
     "$graphLookup",      "$indexStats",
     "$listCatalog",      "$listLocalSessions",
@@ -48,7 +49,6 @@ constexpr std::string_view kNotImplemented[] = {
     "$search",
     "$searchMeta",
     "$setWindowFields",  "$shardedDataDistribution",
-    "$unionWith",
     "$vectorSearch",
 };
 

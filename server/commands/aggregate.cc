@@ -2,13 +2,21 @@
 // the server's query execution (so _id lookups are point reads), streams the rest through the
 // pipeline's stages and returns results through a cursor like find. A database-level aggregate
 // ({aggregate: 1}) starts from a collectionless stage ($documents) over no input; $out and $merge
-// write through aggregate_output.h. Explain answers a precise error for now.
+// write through aggregate_output.h; a leading $collStats feeds the rest its one document
+// (collection_stats.h). explain (the argument or the explain command) shows the query part's plan
+// and the stages after it (aggregate_explain.h); `hint` steers the query part.
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "query/collation/collator.h"
 #include "query/matcher/matcher.h"
+#include "query/pipeline/explain_stats.h"
 #include "query/pipeline/pipeline.h"
+#include "server/aggregate_explain.h"
+#include "server/collection_stats.h"
 #include "server/commands/aggregate_foreign.h"
 #include "server/commands/aggregate_output.h"
 #include "server/commands/command_args.h"
@@ -90,18 +98,25 @@ Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_
   std::string_view collection =
       collectionless ? std::string_view("$cmd.aggregate") : IterUtf8(&first);
   if (!collectionless) CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
-  if (args.GetBool("explain", false)) {
-    return Status(ErrorCode::kBadValue, "aggregate explain is not supported by Cairn yet");
+  // explain: true is the explain command at queryPlanner verbosity (and needs no cursor).
+  std::optional<ExplainOptions> explain_flag;
+  if (args.GetBool("explain", false) && ctx.explain == nullptr) {
+    explain_flag.emplace();
+    explain_flag->verbosity = ExplainVerbosity::kQueryPlanner;
+    explain_flag->command = request.body;
   }
-  if (!args.Has("cursor")) {
+  const ExplainOptions* explain = ctx.explain != nullptr ? ctx.explain
+                                  : explain_flag        ? &*explain_flag
+                                                        : nullptr;
+  if (!args.Has("cursor") && explain == nullptr) {
     return Status(ErrorCode::kFailedToParse,
                   "The 'cursor' option is required, except for aggregate with the explain argument");
   }
   bson_iter_t cursor_options;
   int64_t batch_size = -1;
-  args.Get("cursor", &cursor_options);
+  bool has_cursor = args.Get("cursor", &cursor_options);
   bson_iter_t batch_it;
-  if (IterDocument(&cursor_options).Find("batchSize", &batch_it)) {
+  if (has_cursor && IterDocument(&cursor_options).Find("batchSize", &batch_it)) {
     int64_t value = 0;
     double as_double = 0;
     if (!IterAsInt64(&batch_it, &value)) {
@@ -129,11 +144,28 @@ Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_
                          query::ApplyQueryCollation(std::move(options.expression_context),
                                                     args.GetDocument("collation")));
   // Where $out and $merge write.
-  options.output_targets = MakeOutputTargets(ctx.state, std::string(request.db));
+  options.output_targets = MakeOutputTargets(ctx.state, std::string(request.db),
+                                             args.GetBool("bypassDocumentValidation", false));
   // What $lookup reads.
   options.foreign = MakeForeignCollections(ctx.state, std::string(request.db));
-  CAIRN_ASSIGN_OR_RETURN(query::Pipeline parsed,
-                         query::Pipeline::Parse(IterDocument(&pipeline_it), options));
+  // Explain at the executionStats verbosities runs the pipeline (never one that writes) and
+  // shows what its stages counted.
+  std::string_view final_stage = StageNameAt(IterDocument(&pipeline_it), /*last=*/true);
+  if (explain != nullptr && explain->verbosity != ExplainVerbosity::kQueryPlanner &&
+      final_stage != "$out" && final_stage != "$merge") {
+    options.stats = std::make_shared<query::PipelineStats>();
+  }
+  // A leading $collStats makes the one document the other stages read (collection_stats.h).
+  std::optional<CollStatsSource> coll_stats;
+  if (!collectionless) {
+    CAIRN_ASSIGN_OR_RETURN(coll_stats,
+                           TakeLeadingCollStats(ctx.state, MakeNamespace(request.db, collection),
+                                                IterDocument(&pipeline_it)));
+  }
+  CAIRN_ASSIGN_OR_RETURN(
+      query::Pipeline parsed,
+      query::Pipeline::Parse(coll_stats ? coll_stats->rest.view() : IterDocument(&pipeline_it),
+                             options));
   std::string_view first_stage = StageNameAt(IterDocument(&pipeline_it), /*last=*/false);
   if (collectionless && !IsCollectionlessStage(first_stage)) {
     return Status(ErrorCode::kInvalidNamespace,
@@ -143,8 +175,7 @@ Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_
                             "'; a collection is required.");
   }
   // A writing stage runs in the first batch whatever its size (the reply's cursor is empty).
-  std::string_view last_stage = StageNameAt(IterDocument(&pipeline_it), /*last=*/true);
-  if (last_stage == "$out" || last_stage == "$merge") batch_size = -1;
+  if (final_stage == "$out" || final_stage == "$merge") batch_size = -1;
   auto pipeline = std::make_unique<query::Pipeline>(std::move(parsed));
 
   QuerySpec spec;
@@ -154,12 +185,51 @@ Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_
   std::string ns = MakeNamespace(request.db, collection);
   storage::CollectionHandle handle =
       collectionless ? nullptr : ctx.state.engine().catalog().Find(ns);
-  auto input = BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache());
+  bson_iter_t hint;
+  if (args.Get("hint", &hint)) SetQueryHint(&hint, &spec);
+  if (explain != nullptr) {
+    if (collectionless || coll_stats) {
+      return Status(ErrorCode::kBadValue, "explain of an aggregate starting with " +
+                                              std::string(first_stage) +
+                                              " is not supported by Cairn yet");
+    }
+    ExplainTarget target;
+    target.ns = ns;
+    target.collection = handle;
+    target.query = &spec;
+    // The stages after the query part: all of them but an absorbed leading $match.
+    std::vector<BsonView> rest;
+    bson_iter_t stage_it;
+    IterDocument(&pipeline_it).Init(&stage_it);
+    bool skip = !pipeline->leading_match().empty();
+    while (bson_iter_next(&stage_it)) {
+      if (skip) {
+        skip = false;
+        continue;
+      }
+      if (BSON_ITER_HOLDS_DOCUMENT(&stage_it)) rest.push_back(IterDocument(&stage_it));
+    }
+    std::function<Status()> run;
+    if (options.stats != nullptr) {
+      run = [&]() -> Status {
+        std::unique_ptr<query::DocumentSource> out = pipeline->Bind(
+            BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache()),
+            /*skip_leading_match=*/true);
+        while (out->Next()) {
+        }
+        return out->status();
+      };
+    }
+    return ExplainAggregate(ctx, *explain, target, rest, run, options.stats.get(), reply);
+  }
+  std::unique_ptr<DocumentStream> input =
+      coll_stats ? MakeSingleDocumentStream(std::move(coll_stats->document))
+                 : BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache());
 
   auto cursor = std::make_unique<Cursor>();
   cursor->ns = ns;
   cursor->stream = std::make_unique<PipelineStream>(std::move(pipeline), std::move(input),
-                                                    /*skip_leading_match=*/true);
+                                                    /*skip_leading_match=*/!coll_stats);
   return ReplyWithFirstBatch(ctx.state, std::move(cursor), batch_size, /*single_batch=*/false,
                              reply);
 }

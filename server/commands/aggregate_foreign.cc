@@ -1,6 +1,7 @@
 // ForeignCollections over the catalog (aggregate_foreign.h): Open is BuildQueryStream with the
-// filter as its matcher; ReadById is find's _id point lookup (with the document cache); HasIndexOn reads the catalog's index specs (first key field, not
-// partial, not sparse), the indexes IndexedLoopJoin may probe.
+// filter as its matcher; ReadById is find's _id point lookup (with the document cache);
+// HasIndexOn / IndexNameOn read the catalog's index specs (first key field; not partial, sparse
+// or hidden), the indexes IndexedLoopJoin may probe.
 #include "server/commands/aggregate_foreign.h"
 
 #include "query/matcher/matcher.h"
@@ -44,22 +45,27 @@ class CatalogForeignCollections final : public query::ForeignCollections {
   }
 
   bool HasIndexOn(std::string_view collection, std::string_view field) override {
+    return !IndexNameOn(collection, field).empty();
+  }
+
+  std::string IndexNameOn(std::string_view collection, std::string_view field) override {
     storage::CollectionHandle handle =
         state_.engine().catalog().Find(MakeNamespace(db_, collection));
-    if (handle == nullptr) return false;
+    if (handle == nullptr) return std::string();
     for (const storage::IndexEntry& index : handle->indexes) {
       BsonView spec = index.spec.view();
       bson_iter_t it;
       if (spec.Find("partialFilterExpression", &it)) continue;
       if (spec.Find("sparse", &it) && bson_iter_as_bool(&it)) continue;
+      if (spec.Find("hidden", &it) && bson_iter_as_bool(&it)) continue;  // the planner skips it
       if (!spec.Find("key", &it) || !BSON_ITER_HOLDS_DOCUMENT(&it)) continue;
       bson_iter_t key;
       if (IterDocument(&it).Init(&key) && bson_iter_next(&key) && IterKey(&key) == field &&
           IterIsNumber(&key)) {
-        return true;
+        return index.name;
       }
     }
-    return false;
+    return std::string();
   }
 
  private:

@@ -126,7 +126,8 @@ class ServerMergeSink final : public query::MergeSink {
 
 class ServerOutputTargets final : public query::OutputTargets {
  public:
-  ServerOutputTargets(ServerState& state, std::string db) : state_(state), db_(std::move(db)) {}
+  ServerOutputTargets(ServerState& state, std::string db, bool bypass_validation)
+      : state_(state), db_(std::move(db)), bypass_validation_(bypass_validation) {}
 
   Result<std::unique_ptr<query::OutSink>> OpenOut(std::string_view db,
                                                   std::string_view coll) override {
@@ -165,6 +166,7 @@ class ServerOutputTargets final : public query::OutputTargets {
       catalog.DropCollection(temp_ns).IgnoreError();
       return writer.status();
     }
+    (*writer)->set_bypass_document_validation(bypass_validation_);
     return std::unique_ptr<query::OutSink>(std::make_unique<ServerOutSink>(
         state_, std::move(temp_ns), std::move(target_ns), std::move(*writer)));
   }
@@ -179,6 +181,7 @@ class ServerOutputTargets final : public query::OutputTargets {
     CAIRN_ASSIGN_OR_RETURN(
         std::unique_ptr<CollectionWriter> writer,
         CollectionWriter::Open(state_, MakeNamespace(db, coll), /*create_if_missing=*/true));
+    writer->set_bypass_document_validation(bypass_validation_);
     return std::unique_ptr<query::MergeSink>(
         std::make_unique<ServerMergeSink>(state_, std::move(writer)));
   }
@@ -188,12 +191,14 @@ class ServerOutputTargets final : public query::OutputTargets {
  private:
   ServerState& state_;
   std::string db_;
+  bool bypass_validation_;
 };
 
 }  // namespace
 
-std::shared_ptr<query::OutputTargets> MakeOutputTargets(ServerState& state, std::string db) {
-  return std::make_shared<ServerOutputTargets>(state, std::move(db));
+std::shared_ptr<query::OutputTargets> MakeOutputTargets(ServerState& state, std::string db,
+                                                        bool bypass_document_validation) {
+  return std::make_shared<ServerOutputTargets>(state, std::move(db), bypass_document_validation);
 }
 
 }  // namespace cairn::server

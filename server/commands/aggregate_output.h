@@ -12,7 +12,9 @@
 
 namespace cairn::server {
 
-// The OutputTargets of one aggregate running in database `db`.
-std::shared_ptr<query::OutputTargets> MakeOutputTargets(ServerState& state, std::string db);
+// The OutputTargets of one aggregate running in database `db`; with bypass_document_validation
+// the targets' validators are not applied (the aggregate's bypassDocumentValidation).
+std::shared_ptr<query::OutputTargets> MakeOutputTargets(ServerState& state, std::string db,
+                                                        bool bypass_document_validation = false);
 
 }  // namespace cairn::server

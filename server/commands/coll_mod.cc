@@ -1,14 +1,16 @@
 // collMod: changes a collection's options under its write lock. Each option collMod accepts is a
-// row of kOptions with its handler; today `index` ({name | keyPattern, hidden,
-// expireAfterSeconds}) is implemented, and the rows for validator, validationLevel and
-// validationAction (the document validation issue) and the other MongoDB 7.0 options answer a
-// precise "not supported yet" until they are. Unknown fields are 40415 as MongoDB's IDL answers.
+// row of kOptions with its handler; `index` ({name | keyPattern, hidden, expireAfterSeconds})
+// validator / validationLevel / validationAction (collection_validator.h) and cappedSize /
+// cappedMax (capped_options.h) are implemented,
+// the other MongoDB 7.0 options answer a precise "not supported yet" until they are. Unknown fields are 40415 as MongoDB's IDL answers.
 // Reply: what changed ({expireAfterSeconds_old?, expireAfterSeconds_new, hidden_old, hidden_new}).
 #include <limits>
 #include <string>
 
 #include "common/bson_compare.h"
 #include "index/index_descriptor.h"
+#include "server/capped_options.h"
+#include "server/collection_validator.h"
 #include "server/commands/command_args.h"
 #include "server/namespace.h"
 #include "server/server_state.h"
@@ -181,15 +183,29 @@ Status ModifyIndex(CollModState& state, const bson_iter_t* value) {
   return Status::OK();
 }
 
+// validator, validationLevel, validationAction: the option replaced in the collection's options
+// after collection_validator.h's checks; writers opened afterwards use the new validator.
+Status ModifyValidation(CollModState& state, const bson_iter_t* value) {
+  CAIRN_ASSIGN_OR_RETURN(BsonDoc options,
+                         WithValidationOption(state.ns, state.collection->options.view(), value));
+  return state.catalog->UpdateCollectionOptions(state.ns, options.view()).status();
+}
+
+// cappedSize, cappedMax: a capped collection's limits (capped_options.h).
+Status ModifyCappedLimit(CollModState& state, const bson_iter_t* value) {
+  CAIRN_ASSIGN_OR_RETURN(BsonDoc options, WithCappedLimit(state.collection->options.view(), value));
+  return state.catalog->UpdateCollectionOptions(state.ns, options.view()).status();
+}
+
 struct OptionRow {
   std::string_view name;
   OptionHandler handler;
 };
 
-// Every option MongoDB 7.0's collMod accepts. Document validation fills in its three rows.
+// Every option MongoDB 7.0's collMod accepts.
 constexpr OptionRow kOptions[] = {
-    {"cappedMax", NotSupportedYet},
-    {"cappedSize", NotSupportedYet},
+    {"cappedMax", ModifyCappedLimit},
+    {"cappedSize", ModifyCappedLimit},
     {"changeStreamPreAndPostImages", NotSupportedYet},
     {"collectionUUID", nullptr},
     {"dryRun", NotSupportedYet},
@@ -200,9 +216,9 @@ constexpr OptionRow kOptions[] = {
     {"recordPreImages", NotSupportedYet},
     {"timeseries", NotSupportedYet},
     {"timeseriesBucketsMayHaveMixedSchemaData", NotSupportedYet},
-    {"validationAction", NotSupportedYet},
-    {"validationLevel", NotSupportedYet},
-    {"validator", NotSupportedYet},
+    {"validationAction", ModifyValidation},
+    {"validationLevel", ModifyValidation},
+    {"validator", ModifyValidation},
     {"viewOn", NotSupportedYet},
 };
 
@@ -235,6 +251,9 @@ Status HandleCollMod(CommandContext& ctx, const CommandRequest& request, bson_t*
   std::lock_guard<std::mutex> lock(ctx.state.CollectionLock(handle->prefix));
   CollModState state{ns, catalog.Find(ns), reply, &catalog};
   if (!state.collection) return Status(ErrorCode::kNamespaceNotFound, "ns does not exist");
+  // The validation options are checked together before anything changes.
+  CAIRN_RETURN_IF_ERROR(
+      CheckCollModValidationOptions(ns, state.collection->options.view(), request.body));
   request.body.Init(&it);
   bson_iter_next(&it);
   while (bson_iter_next(&it)) {

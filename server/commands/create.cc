@@ -1,12 +1,15 @@
 // create: explicit collection creation. As MongoDB 7.0: creating a collection that exists with
 // identical options succeeds and does nothing; with different options it answers
-// NamespaceExists 48. Options that need later issues (capped, validator, views, time series,
-// clustered, a collection default collation other than "simple", ...) are refused with a precise
-// error instead of being ignored.
+// NamespaceExists 48. Capped collections are created with their limits (capped_options.h).
+// Validation options are checked by collection_validator.h. Options that need later issues
+// (views, time series, clustered, a collection default collation other than "simple", ...) are
+// refused with a precise error instead of being ignored.
 #include <string>
 
 #include "common/bson_compare.h"
 #include "query/collation/collator.h"
+#include "server/capped_options.h"
+#include "server/collection_validator.h"
 #include "server/commands/command_args.h"
 #include "server/namespace.h"
 #include "server/server_state.h"
@@ -39,8 +42,11 @@ Status HandleCreate(CommandContext& ctx, const CommandRequest& request, bson_t* 
     simple_collation = collator == nullptr;
   }
 
+  // Capped limits come first in the stored options, normalised (capped_options.h).
+  CAIRN_ASSIGN_OR_RETURN(std::optional<CappedLimits> capped, ParseCreateCappedOptions(request.body));
   // The options as stored: every non-generic field but the command's own, defaults left out.
   BsonDoc options;
+  if (capped) AppendCappedOptions(options.get(), *capped);
   std::string unsupported;
   bson_iter_t it;
   request.body.Init(&it);
@@ -49,13 +55,16 @@ Status HandleCreate(CommandContext& ctx, const CommandRequest& request, bson_t* 
     std::string_view key = IterKey(&it);
     if (IsGenericArgument(key)) continue;
     if (key == "autoIndexId" && bson_iter_as_bool(&it)) continue;  // the default
-    if (key == "capped" && !bson_iter_as_bool(&it)) continue;      // the default
+    if (key == "capped" || key == "size" || key == "max") continue;  // stored above
     if (key == "collation" && simple_collation) continue;          // the default
     AppendIter(options.get(), key, &it);
-    if (unsupported.empty()) unsupported = key;
+    const bool validation = key == "validator" || key == "validationLevel" ||
+                            key == "validationAction";  // collection_validator.h
+    if (unsupported.empty() && !validation) unsupported = key;
   }
 
   std::string ns = MakeNamespace(request.db, collection);
+  CAIRN_RETURN_IF_ERROR(CheckCreateValidationOptions(ns, options.view()));
   storage::Catalog& catalog = ctx.state.engine().catalog();
   // As MongoDB 7.0: an existing collection with identical options is success, else 48.
   auto answer_existing = [&](const storage::CollectionHandle& existing) {

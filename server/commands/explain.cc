@@ -1,7 +1,7 @@
 // explain: {explain: {<command>...}, verbosity}. Runs the explained command's own handler with
 // CommandContext::explain set, so the command validates its arguments exactly as when it runs,
-// then answers with its plan (server/explain.h) instead of executing. Explainable: find, count,
-// distinct, update, delete, findAndModify. As MongoDB 7.0: an unknown command is
+// then answers with its plan (server/explain.h) instead of executing. Explainable: aggregate,
+// find, count, distinct, update, delete, findAndModify. As MongoDB 7.0: an unknown command is
 // CommandNotFound 59 "Explain failed due to unknown command: x", others are IllegalOperation 20
 // "Cannot explain cmd: x", verbosity defaults to allPlansExecution, a write explain takes one
 // statement.
@@ -15,9 +15,9 @@ namespace cairn::server {
 
 namespace {
 
-constexpr std::string_view kExplainable[] = {"count",  "delete",        "distinct",
-                                             "find",   "findAndModify", "findandmodify",
-                                             "update"};
+constexpr std::string_view kExplainable[] = {"aggregate", "count",         "delete",
+                                             "distinct",  "find",          "findAndModify",
+                                             "findandmodify", "update"};
 
 }  // namespace
 
@@ -55,9 +55,6 @@ Status HandleExplain(CommandContext& ctx, const CommandRequest& request, bson_t*
   }
   bool explainable = false;
   for (std::string_view candidate : kExplainable) explainable = explainable || candidate == name;
-  if (name == "aggregate") {
-    return Status(ErrorCode::kBadValue, "explain of aggregate is not supported by Cairn yet");
-  }
   if (!explainable) {
     return Status(ErrorCode::kIllegalOperation, "Cannot explain cmd: " + std::string(name));
   }

@@ -1,9 +1,9 @@
 // find: filter, projection, sort, skip, limit, batchSize, singleBatch, let, collation,
 // showRecordId and returnKey. Streams results through a cursor (first batch 101 documents or
 // 16 MiB); a filter pinning _id is a point lookup. The collation applies to the filter, the
-// sort and the projection; `let` variables to $expr and projection expressions. Options that
-// need later work (tailable, min/max) are refused with precise errors. Under explain, answers
-// with the plan (server/explain.h).
+// sort and the projection; `let` variables to $expr and projection expressions. tailable and
+// awaitData on capped collections: tailable_cursor.h. Options that need later work (min/max)
+// are refused with precise errors. Under explain, answers with the plan (server/explain.h).
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -18,6 +18,7 @@
 #include "server/namespace.h"
 #include "server/query_exec.h"
 #include "server/sort_stream.h"
+#include "server/tailable_cursor.h"
 
 namespace cairn::server {
 
@@ -184,12 +185,10 @@ Status HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* re
                     "find option '" + std::string(unsupported) + "' is not supported by Cairn yet");
     }
   }
-  for (std::string_view unsupported : {"tailable", "awaitData"}) {
-    if (args.GetBool(unsupported, false)) {
-      return Status(ErrorCode::kBadValue,
-                    "error processing query: tailable cursor requested on non capped collection");
-    }
-  }
+  const bool tailable = args.GetBool("tailable", false);
+  const bool await_data = args.GetBool("awaitData", false);
+  CAIRN_RETURN_IF_ERROR(CheckTailableFindOptions(tailable, await_data, args.GetDocument("sort"),
+                                                 args.GetBool("singleBatch", false)));
   const bool show_record_id = args.GetBool("showRecordId", false);
   const bool return_key = args.GetBool("returnKey", false);
 
@@ -244,6 +243,19 @@ Status HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* re
     target.projection = projection;
     return RunExplain(ctx, *ctx.explain, target, reply);
   }
+  bool single_batch = args.GetBool("singleBatch", false);
+  int64_t batch_size = args.Has("batchSize") ? args.GetInt("batchSize", 0) : -1;
+  cursor->limit = spec.limit;
+  if (spec.limit > 0) {
+    if (batch_size < 0) batch_size = std::min(kDefaultFirstBatchDocs, spec.limit);
+    if (batch_size > spec.limit) batch_size = spec.limit;
+  }
+  if (tailable && handle) {
+    // A capped collection read from its last position on each getMore (tailable_cursor.h).
+    return ReplyWithTailableFind(ctx, handle, std::move(cursor), spec.matcher,
+                                 args.GetDocument("filter"), spec.skip, await_data, batch_size,
+                                 reply);
+  }
   // For returnKey, the plan (recorded as explain records it) says where the keys come from.
   QueryExplain plan;
   cursor->stream = BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache(),
@@ -260,13 +272,6 @@ Status HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* re
     cursor->projection.reset();
   }
 
-  bool single_batch = args.GetBool("singleBatch", false);
-  int64_t batch_size = args.Has("batchSize") ? args.GetInt("batchSize", 0) : -1;
-  cursor->limit = spec.limit;
-  if (spec.limit > 0) {
-    if (batch_size < 0) batch_size = std::min(kDefaultFirstBatchDocs, spec.limit);
-    if (batch_size > spec.limit) batch_size = spec.limit;
-  }
   return ReplyWithFirstBatch(ctx.state, std::move(cursor), batch_size, single_batch, reply);
 }
 

@@ -122,6 +122,7 @@ Status HandleFindAndModify(CommandContext& ctx, const CommandRequest& request, b
   }
   CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<CollectionWriter> writer,
                          CollectionWriter::Open(ctx.state, ns, /*create_if_missing=*/upsert));
+  writer->set_bypass_document_validation(args.GetBool("bypassDocumentValidation", false));
   bool found = false;
   BsonDoc result;  // the document to return
   if (writer->collection()) {

@@ -27,6 +27,17 @@ Status HandleGetCmdLineOpts(CommandContext& ctx, const CommandRequest& request, 
   BSON_APPEND_UTF8(&net, "bindIp", bind_ip.c_str());
   BSON_APPEND_INT32(&net, "port", options.port);
   bson_append_document_end(&parsed, &net);
+  if (!options.set_parameters.empty()) {
+    // mongod shows each --setParameter as a string under its name.
+    bson_t set_parameter;
+    BSON_APPEND_DOCUMENT_BEGIN(&parsed, "setParameter", &set_parameter);
+    for (const std::string& assignment : options.set_parameters) {
+      size_t eq = assignment.find('=');
+      std::string value = eq == std::string::npos ? std::string() : assignment.substr(eq + 1);
+      AppendUtf8(&set_parameter, std::string_view(assignment).substr(0, eq), value);
+    }
+    bson_append_document_end(&parsed, &set_parameter);
+  }
   BSON_APPEND_DOCUMENT_BEGIN(&parsed, "storage", &storage);
   BSON_APPEND_UTF8(&storage, "dbPath", options.dbpath.c_str());
   bson_append_document_end(&parsed, &storage);

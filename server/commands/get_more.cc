@@ -1,11 +1,12 @@
 // getMore: the next batch of an open cursor (no document-count limit unless batchSize; at most
 // 16 MiB, or 4 MiB without batchSize, when the following batch is read ahead: see ReadAhead). The cursor is closed when its stream is exhausted. maxTimeMS on non-tailable cursors
-// is accepted and ignored, as MongoDB does.
+// is accepted and ignored, as MongoDB does. Tailable cursors: tailable_cursor.h.
 #include <string>
 
 #include "server/commands/command_args.h"
 #include "server/cursor_batch.h"
 #include "server/namespace.h"
+#include "server/tailable_cursor.h"
 
 namespace cairn::server {
 
@@ -28,6 +29,15 @@ Status HandleGetMore(CommandContext& ctx, const CommandRequest& request, bson_t*
   CAIRN_RETURN_IF_ERROR(CheckNonNegative("batchSize", batch_size));
   std::string ns = MakeNamespace(request.db, args.GetString("collection"));
   CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<Cursor> cursor, ctx.state.cursors().CheckOut(id, ns));
+  if (cursor->tailable) {
+    int64_t max_time_ms = args.GetInt("maxTimeMS", 0);
+    if (args.Has("maxTimeMS") && !cursor->await_data) {
+      ctx.state.cursors().CheckIn(std::move(cursor));
+      return Status(ErrorCode::kBadValue,
+                    "cannot set maxTimeMS on getMore command for a non-awaitData cursor");
+    }
+    return ReplyWithTailableGetMore(ctx, std::move(cursor), batch_size, max_time_ms, reply);
+  }
   return AppendCursorBatch(reply, std::move(cursor), "nextBatch", batch_size, /*empty=*/false,
                            [&](std::unique_ptr<Cursor> done, bool exhausted) -> int64_t {
                              if (exhausted) {

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "server/commands/command_args.h"
+#include "server/server_parameters.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
@@ -24,6 +25,8 @@ void AppendParameter(CommandContext& ctx, std::string_view name, bson_t* reply) 
     BSON_APPEND_INT32(reply, "logLevel", 0);
   } else if (name == "maxBsonObjectSize") {
     BSON_APPEND_INT32(reply, "maxBsonObjectSize", kMaxBsonObjectSize);
+  } else {
+    AppendParameterValue(ctx.state.parameters(), name, name, reply);  // setParameter's
   }
 }
 
@@ -34,7 +37,12 @@ bool Known(std::string_view name) {
   for (std::string_view p : kParameters) {
     if (p == name) return true;
   }
-  return false;
+  return IsSettableParameter(name);
+}
+
+void AppendAllParameters(CommandContext& ctx, bson_t* reply) {
+  for (std::string_view p : kParameters) AppendParameter(ctx, p, reply);
+  for (std::string_view p : SettableParameterNames()) AppendParameter(ctx, p, reply);
 }
 
 }  // namespace
@@ -44,7 +52,7 @@ Status HandleGetParameter(CommandContext& ctx, const CommandRequest& request, bs
   request.body.Init(&it);
   bson_iter_next(&it);
   if (BSON_ITER_HOLDS_UTF8(&it) && IterUtf8(&it) == "*") {
-    for (std::string_view p : kParameters) AppendParameter(ctx, p, reply);
+    AppendAllParameters(ctx, reply);
     return Status::OK();
   }
   if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
@@ -52,7 +60,7 @@ Status HandleGetParameter(CommandContext& ctx, const CommandRequest& request, bs
     BsonView options = IterDocument(&it);
     bson_iter_t all;
     if (options.Find("allParameters", &all) && bson_iter_as_bool(&all)) {
-      for (std::string_view p : kParameters) AppendParameter(ctx, p, reply);
+      AppendAllParameters(ctx, reply);
       return Status::OK();
     }
   }

@@ -11,8 +11,11 @@ namespace cairn::server {
 
 CAIRN_DECLARE_HANDLER(HandleAggregate);
 CAIRN_DECLARE_HANDLER(HandleBuildInfo);
+CAIRN_DECLARE_HANDLER(HandleCloneCollectionAsCapped);
 CAIRN_DECLARE_HANDLER(HandleCollMod);
+CAIRN_DECLARE_HANDLER(HandleCollStats);
 CAIRN_DECLARE_HANDLER(HandleConnectionStatus);
+CAIRN_DECLARE_HANDLER(HandleConvertToCapped);
 CAIRN_DECLARE_HANDLER(HandleCount);
 CAIRN_DECLARE_HANDLER(HandleCreate);
 CAIRN_DECLARE_HANDLER(HandleCreateIndexes);
@@ -41,6 +44,7 @@ CAIRN_DECLARE_HANDLER(HandleListIndexes);
 CAIRN_DECLARE_HANDLER(HandlePing);
 CAIRN_DECLARE_HANDLER(HandleRenameCollection);
 CAIRN_DECLARE_HANDLER(HandleServerStatus);
+CAIRN_DECLARE_HANDLER(HandleSetParameter);
 CAIRN_DECLARE_HANDLER(HandleUpdate);
 CAIRN_DECLARE_HANDLER(HandleWhatsMyUri);
 

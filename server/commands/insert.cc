@@ -25,6 +25,7 @@ Status HandleInsert(CommandContext& ctx, const CommandRequest& request, bson_t* 
 
   CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<CollectionWriter> writer,
                          CollectionWriter::Open(ctx.state, ns, /*create_if_missing=*/true));
+  writer->set_bypass_document_validation(args.GetBool("bypassDocumentValidation", false));
   // Shape every document first, then probe all their _ids in one batched read (valid for the
   // whole command: it commits once, at the end).
   std::vector<std::optional<BsonDoc>> rewritten(documents.size());

@@ -86,6 +86,7 @@ Status HandleServerStatus(CommandContext& ctx, const CommandRequest& request, bs
   BSON_APPEND_INT64(&open, "total", static_cast<int64_t>(state.cursors().open_count()));
   bson_append_document_end(&cursor, &open);
   bson_append_document_end(&metrics, &cursor);
+  AppendTtlMetrics(state.ttl_monitor().metrics(), &metrics);
   bson_append_document_end(reply, &metrics);
 
   bson_t engine;

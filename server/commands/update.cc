@@ -33,7 +33,7 @@ struct StatementResult {
 
 Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView statement,
                     const std::shared_ptr<const query::ExpressionContext>& let,
-                    StatementResult* result) {
+                    bool bypass_validation, StatementResult* result) {
   CAIRN_ASSIGN_OR_RETURN(BsonElement q_field,
                          StatementDocumentField("update", "updates", statement, "q"));
   bson_iter_t q = q_field.iter();
@@ -77,6 +77,7 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
 
   CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<CollectionWriter> writer,
                          CollectionWriter::Open(ctx.state, ns, /*create_if_missing=*/upsert));
+  writer->set_bypass_document_validation(bypass_validation);
   if (writer->collection()) {
     // Built after the writer holds the collection lock, so it sees every committed write.
     auto stream = BuildQueryStream(ctx.state.engine(), writer->collection(), spec, &ctx.state.id_cache());
@@ -129,6 +130,7 @@ Status HandleUpdate(CommandContext& ctx, const CommandRequest& request, bson_t* 
   }
   CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
   bool ordered = args.GetBool("ordered", true);
+  const bool bypass_validation = args.GetBool("bypassDocumentValidation", false);
   // The command's `let` variables and $$NOW, shared by every statement.
   CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const query::ExpressionContext> let,
                          query::ExpressionContext::Make(args.GetDocument("let")));
@@ -138,7 +140,7 @@ Status HandleUpdate(CommandContext& ctx, const CommandRequest& request, bson_t* 
       return Status(ErrorCode::kInvalidLength, "explained write batches must be of size 1");
     }
     StatementResult ignored;
-    return RunStatement(ctx, ns, statements[0], let, &ignored);
+    return RunStatement(ctx, ns, statements[0], let, bypass_validation, &ignored);
   }
 
   int64_t n = 0, modified = 0;
@@ -147,7 +149,7 @@ Status HandleUpdate(CommandContext& ctx, const CommandRequest& request, bson_t* 
   for (size_t i = 0; i < statements.size(); ++i) {
     ctx.state.opcounters().update++;
     StatementResult result;
-    Status status = RunStatement(ctx, ns, statements[i], let, &result);
+    Status status = RunStatement(ctx, ns, statements[i], let, bypass_validation, &result);
     // A statement that failed counts for nothing in n and nModified, even when it updated
     // documents before its error (MongoDB reports only the statements that succeeded).
     if (status.ok()) {

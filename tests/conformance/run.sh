@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Runs MongoDB's driver specification tests (../shared/conformance, unified test format) against
-# a fresh cairnd: spec/crud and spec/command-monitoring. Prints each directory's summary line
-# ("N passed, M failed, K skipped") and a total. Failures do not fail this script yet: it exits
-# 0 whatever the count, and non-zero only if cairnd cannot be started (or nothing can run).
+# a fresh cairnd: spec/crud, spec/command-monitoring and spec/collection-management. Prints each
+# directory's summary line ("N passed, M failed, K skipped") and a total. Failures do not fail
+# this script yet: it exits 0 whatever the count, and non-zero only if cairnd cannot be started
+# (or nothing can run).
 #
 # Environment: CAIRND (default <repo>/$BUILD_DIR/server/cairnd), BUILD_DIR (default build),
-# CONFORMANCE_DIRS (default "crud command-monitoring"), CONFORMANCE_TIMEOUT (seconds for the
-# whole run, default 900), CONFORMANCE_OUT (where full logs and JSON go, default
-# $BUILD_DIR/conformance), CONFORMANCE_SHOW_FAILS (FAIL lines printed per directory, default 25).
+# CONFORMANCE_DIRS (default "crud command-monitoring collection-management"),
+# CONFORMANCE_TIMEOUT (seconds for the whole run, default 900), CONFORMANCE_OUT (where full logs
+# and JSON go, default $BUILD_DIR/conformance), CONFORMANCE_SHOW_FAILS (FAIL lines printed per
+# directory, default 25).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -19,7 +21,7 @@ SHARED=$(cd -P "$REPO/../shared/conformance" 2>/dev/null && pwd -P) || {
 BUILD_DIR=${BUILD_DIR:-build}
 [[ "$BUILD_DIR" = /* ]] || BUILD_DIR="$REPO/$BUILD_DIR"
 CAIRND=${CAIRND:-$BUILD_DIR/server/cairnd}
-DIRS=${CONFORMANCE_DIRS:-crud command-monitoring}
+DIRS=${CONFORMANCE_DIRS:-crud command-monitoring collection-management}
 BUDGET=${CONFORMANCE_TIMEOUT:-900}
 OUT=${CONFORMANCE_OUT:-$BUILD_DIR/conformance}
 SHOW_FAILS=${CONFORMANCE_SHOW_FAILS:-25}

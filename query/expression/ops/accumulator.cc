@@ -1,4 +1,4 @@
-// $sum $avg $min $max as expressions (MongoDB's ExpressionFromAccumulator): the $group
+// $sum $avg $min $max $stdDevPop $stdDevSamp as expressions (ExpressionFromAccumulator): the $group
 // accumulator of the same name (query/pipeline/accumulators/) folded over the operands — the
 // elements of the one operand when it is an array, else the operand values themselves — so the
 // expression and the accumulator share one definition of the arithmetic and the null rules.

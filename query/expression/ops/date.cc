@@ -6,6 +6,8 @@
 // {date, timezone} (40535 unknown field, 40539 no date); a nullish date or timezone gives null;
 // a timezone must be a string (40517) that names a zone (40485); dates come from Date,
 // Timestamp and ObjectId values (else 16006). $isoWeekYear is a long, the other parts ints.
+// The date coercion, timezone operand and format rules are shared (operator.h) with the
+// calendar arithmetic (date_arith.cc) and the date constructors (date_from.cc).
 #include <optional>
 #include <string>
 
@@ -14,9 +16,7 @@
 
 namespace cairn::query::ops {
 
-namespace {
-
-// Value::coerceToDate.
+// Value::coerceToDate (shared with date_arith.cc and date_from.cc through operator.h).
 Result<int64_t> DateMillis(const Value& v) {
   switch (v.type()) {
     case BSON_TYPE_DATE_TIME: return v.date();
@@ -46,6 +46,8 @@ Result<std::optional<TimeZone>> EvalTimeZone(const OperatorExpression& op, size_
   CAIRN_ASSIGN_OR_RETURN(TimeZone zone, TimeZone::Parse(tz.string()));
   return std::optional<TimeZone>(zone);
 }
+
+namespace {
 
 // Operands of a date part: [date, timezone or null]. Nullopt when the result is null.
 Result<std::optional<DateParts>> PartsOf(const OperatorExpression& op, Variables* vars) {
@@ -114,6 +116,8 @@ constexpr const char* kMonthNames[] = {"January", "February", "March",     "Apri
                                        "May",     "June",     "July",      "August",
                                        "September", "October", "November", "December"};
 
+}  // namespace
+
 // TimeZone::validateToStringFormat: 18535 for a trailing '%', 18536 for an unknown specifier.
 Status ValidateFormat(std::string_view format) {
   for (size_t i = 0; i < format.size(); ++i) {
@@ -134,6 +138,22 @@ Status ValidateFormat(std::string_view format) {
   }
   return Status::OK();
 }
+
+Result<Value> EvalDateFormat(const OperatorExpression& op, size_t slot, ErrorCode not_string,
+                             Variables* vars) {
+  if (!op.has(slot)) return Value();
+  CAIRN_ASSIGN_OR_RETURN(Value format, op.Eval(slot, vars));
+  if (format.nullish()) return format;
+  if (!format.is_string()) {
+    return Status(not_string, std::string(op.name()) +
+                                  " requires that 'format' be a string, found: " +
+                                  TypeNameOf(format) + " with value " + ValueToString(format));
+  }
+  CAIRN_RETURN_IF_ERROR(ValidateFormat(format.string()));
+  return format;
+}
+
+namespace {
 
 // TimeZone::formatDate over an already validated format.
 Result<std::string> FormatDate(std::string_view format, const DateParts& p) {
@@ -191,18 +211,7 @@ Result<std::string> FormatDate(std::string_view format, const DateParts& p) {
 // $dateToString operands: [date, format, timezone, onNull].
 Result<Value> EvalDateToString(const OperatorExpression& op, Variables* vars) {
   CAIRN_ASSIGN_OR_RETURN(Value date, op.Eval(0, vars));
-  Value format;
-  if (op.has(1)) {
-    CAIRN_ASSIGN_OR_RETURN(format, op.Eval(1, vars));
-    if (!format.nullish()) {
-      if (!format.is_string()) {
-        return Status(ErrorCode::kLocation18533,
-                      "$dateToString requires that 'format' be a string, found: " +
-                          TypeNameOf(format) + " with value " + ValueToString(format));
-      }
-      CAIRN_RETURN_IF_ERROR(ValidateFormat(format.string()));
-    }
-  }
+  CAIRN_ASSIGN_OR_RETURN(Value format, EvalDateFormat(op, 1, ErrorCode::kLocation18533, vars));
   CAIRN_ASSIGN_OR_RETURN(std::optional<TimeZone> zone, EvalTimeZone(op, 2, vars));
   if (date.nullish()) {
     if (op.has(3)) return op.Eval(3, vars);

@@ -2,6 +2,7 @@
 // (1, 1.0 and NumberLong(1) are one value, strings under the command's collation; the first seen
 // is kept), skipping missing ones
 // (AccumulatorAddToSet). MongoDB leaves the order unspecified; Cairn keeps first-seen order.
+// It cannot spill, so past 100 MiB it fails with 146 (internalQueryMaxAddToSetBytes).
 #include <map>
 #include <vector>
 
@@ -20,6 +21,7 @@ class AddToSetAccumulator final : public Accumulator {
     values_.push_back(std::make_unique<OwnedValue>(value));
     seen_.emplace(values_.back().get(), values_.size() - 1);
     bytes_ += values_.back()->memory_bytes() + 48;  // + the index node
+    if (bytes_ >= kAccumulatorMaxMemoryBytes) return AccumulatorMemoryExceeded("$addToSet");
     return Status::OK();
   }
 

@@ -1,5 +1,6 @@
 // $push: the array of the operand's values in input order, skipping missing ones
-// (AccumulatorPush); [] for a group where every value was missing.
+// (AccumulatorPush); [] for a group where every value was missing. It cannot spill, so past
+// 100 MiB it fails with 146 (internalQueryMaxPushBytes).
 #include <vector>
 
 #include "query/pipeline/accumulators/accumulator.h"
@@ -15,6 +16,7 @@ class PushAccumulator final : public Accumulator {
     if (value == nullptr) return Status::OK();
     values_.emplace_back(value);
     bytes_ += values_.back().memory_bytes();
+    if (bytes_ >= kAccumulatorMaxMemoryBytes) return AccumulatorMemoryExceeded("$push");
     return Status::OK();
   }
 

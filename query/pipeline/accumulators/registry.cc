@@ -1,8 +1,11 @@
-// The accumulator table (accumulator.h): implemented names → factories, and MongoDB 7.0's
-// other $group accumulators (REGISTER_ACCUMULATOR names) so they are refused precisely rather
-// than as "unknown group operator" (15952).
+// The accumulator table (accumulator.h): implemented names → factories, the accumulators with
+// per-group arguments ($topN, $firstN, ...) → their parsers, and MongoDB 7.0's other $group
+// accumulators (REGISTER_ACCUMULATOR names) so they are refused precisely rather than as
+// "unknown group operator" (15952). Also the shared 146 error of the accumulators that cannot
+// spill.
 #include <algorithm>
 #include <iterator>
+#include <string>
 
 #include "query/pipeline/accumulators/accumulator.h"
 
@@ -18,13 +21,22 @@ struct AccumulatorRow {
 constexpr AccumulatorRow kAccumulators[] = {
     {"$addToSet", MakeAddToSet}, {"$avg", MakeAvg},   {"$count", MakeSum}, {"$first", MakeFirst},
     {"$last", MakeLast},         {"$max", MakeMax},   {"$min", MakeMin},   {"$push", MakePush},
-    {"$sum", MakeSum},
+    {"$stdDevPop", MakeStdDevPop}, {"$stdDevSamp", MakeStdDevSamp}, {"$sum", MakeSum},
+};
+
+struct ParsedAccumulatorRow {
+  std::string_view name;
+  AccumulatorParser parse;
+};
+
+constexpr ParsedAccumulatorRow kParsedAccumulators[] = {
+    {"$bottom", ParseTopBottom},    {"$bottomN", ParseTopBottom}, {"$firstN", ParseNAccumulator},
+    {"$lastN", ParseNAccumulator},  {"$maxN", ParseNAccumulator}, {"$minN", ParseNAccumulator},
+    {"$top", ParseTopBottom},       {"$topN", ParseTopBottom},
 };
 
 constexpr std::string_view kNotImplemented[] = {
-    "$accumulator", "$bottom", "$bottomN",      "$firstN",     "$lastN",  "$maxN",
-    "$median",      "$mergeObjects", "$minN",   "$percentile", "$stdDevPop", "$stdDevSamp",
-    "$top",         "$topN",
+    "$accumulator", "$median", "$mergeObjects", "$percentile",
 };
 
 }  // namespace
@@ -36,8 +48,21 @@ AccumulatorFactory FindAccumulator(std::string_view name) {
   return nullptr;
 }
 
+AccumulatorParser FindAccumulatorParser(std::string_view name) {
+  for (const ParsedAccumulatorRow& row : kParsedAccumulators) {
+    if (row.name == name) return row.parse;
+  }
+  return nullptr;
+}
+
+Status AccumulatorMemoryExceeded(std::string_view op) {
+  return Status(ErrorCode::kExceededMemoryLimit,
+                std::string(op) + " used too much memory and cannot spill to disk. Memory limit: " +
+                    std::to_string(kAccumulatorMaxMemoryBytes) + " bytes");
+}
+
 bool IsKnownAccumulator(std::string_view name) {
-  return FindAccumulator(name) != nullptr ||
+  return FindAccumulator(name) != nullptr || FindAccumulatorParser(name) != nullptr ||
          std::find(std::begin(kNotImplemented), std::end(kNotImplemented), name) !=
              std::end(kNotImplemented);
 }

@@ -55,14 +55,7 @@ Result<StagePtr> ParseBucket(const bson_iter_t* spec, const PipelineOptions& opt
   while (bson_iter_next(&it)) {
     std::string_view key = IterKey(&it);
     if (key == "groupBy") {
-      bool expression_object = false;
-      if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
-        bson_iter_t inner;
-        expression_object = bson_iter_recurse(&it, &inner) && bson_iter_next(&inner) &&
-                            IterKey(&inner).substr(0, 1) == "$";
-      }
-      bool path = BSON_ITER_HOLDS_UTF8(&it) && IterUtf8(&it).substr(0, 1) == "$";
-      if (!expression_object && !path) {
+      if (!IsGroupByExpression(&it, /*min_path_length=*/1)) {
         return Status(ErrorCode::kLocation40202,
                       "The $bucket 'groupBy' field must be defined as a $-prefixed path or an "
                       "expression, but found: " + Rendered(&it) + ".");

@@ -54,6 +54,16 @@ void AppendCountOfOne(bson_t* group_body) {
   bson_append_document_end(group_body, &count);
 }
 
+bool IsGroupByExpression(const bson_iter_t* group_by, size_t min_path_length) {
+  if (BSON_ITER_HOLDS_DOCUMENT(group_by)) {
+    bson_iter_t inner;
+    return bson_iter_recurse(group_by, &inner) && bson_iter_next(&inner) &&
+           IterKey(&inner).substr(0, 1) == "$";
+  }
+  return BSON_ITER_HOLDS_UTF8(group_by) && IterUtf8(group_by).size() >= min_path_length &&
+         IterUtf8(group_by).substr(0, 1) == "$";
+}
+
 Result<StagePtr> MakeGroupThenSort(std::string_view static_name, const BsonDoc& group,
                                    const char* sort_json, const PipelineOptions& options) {
   StageList stages(2);

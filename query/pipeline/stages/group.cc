@@ -24,7 +24,8 @@ namespace {
 
 struct AccumulatedField {
   std::string name;  // output field
-  AccumulatorFactory make;
+  AccumulatorFactory make;  // plain accumulators; or:
+  std::shared_ptr<const AccumulatorSpec> spec;  // those with per-group arguments ($topN, ...)
   ExpressionPtr operand;
 };
 
@@ -99,13 +100,22 @@ class GroupExecutor final : public ChildSource {
                   "allowDiskUse:true to opt in.");
   }
 
-  Group* FindOrAddGroup(const bson_iter_t* key) {
+  // A new group's accumulators evaluate their per-group arguments ($topN's n) with `vars`
+  // against the key; $$ROOT is then set back to `doc`, the input document.
+  Result<Group*> FindOrAddGroup(const bson_iter_t* key, Variables* vars, BsonView doc) {
     auto found = index_.find(key);
     if (found != index_.end()) return groups_[found->second].get();
     auto group = std::make_unique<Group>();
     group->key = OwnedValue(key);
     for (const AccumulatedField& field : stage_.fields()) {
-      group->accumulators.push_back(field.make());
+      if (field.spec != nullptr) {
+        CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<Accumulator> accumulator,
+                               field.spec->MakeForGroup(key, vars));
+        vars->SetRoot(doc);
+        group->accumulators.push_back(std::move(accumulator));
+      } else {
+        group->accumulators.push_back(field.make());
+      }
       group->accumulators.back()->SetCollator(stage_.collator());
       memory_ += static_cast<int64_t>(group->accumulators.back()->memory_bytes());
     }
@@ -124,7 +134,9 @@ class GroupExecutor final : public ChildSource {
       if (!key_value.ok()) return Fail(key_value.status());
       // A missing _id groups as null.
       bson_iter_t key = key_value->missing() ? *NullValue() : key_value->iter();
-      Group* group = FindOrAddGroup(&key);
+      Result<Group*> found = FindOrAddGroup(&key, &vars, doc);
+      if (!found.ok()) return Fail(found.status());
+      Group* group = *found;
       for (size_t i = 0; i < group->accumulators.size(); ++i) {
         Accumulator& accumulator = *group->accumulators[i];
         Result<Value> value = stage_.fields()[i].operand->Evaluate(&vars);
@@ -206,12 +218,17 @@ Result<AccumulatedField> ParseAccumulatedField(const bson_iter_t* elem, ParseCon
     return Status(ErrorCode::kLocation40237,
                   "The " + std::string(op) + " accumulator is a unary operator");
   }
+  if (AccumulatorParser parse = FindAccumulatorParser(op)) {
+    CAIRN_ASSIGN_OR_RETURN(ParsedAccumulator parsed, parse(op, &spec, ctx));
+    return AccumulatedField{std::string(name), nullptr, std::move(parsed.spec),
+                            std::move(parsed.operand)};
+  }
   AccumulatorFactory make = FindAccumulator(op);
   if (make == nullptr) {
     if (IsKnownAccumulator(op)) return NotSupported("The $group accumulator " + std::string(op));
     return Status(ErrorCode::kLocation15952, "unknown group operator '" + std::string(op) + "'");
   }
-  AccumulatedField field{std::string(name), make, nullptr};
+  AccumulatedField field{std::string(name), make, nullptr, nullptr};
   if (op == "$count") {
     // parseCountAccumulator: {$count: {}} is {$sum: 1}.
     if (!BSON_ITER_HOLDS_DOCUMENT(&spec) || !IterDocument(&spec).empty()) {

@@ -25,6 +25,7 @@
 #include "common/bson_compare.h"
 #include "query/expression/expression.h"
 #include "query/matcher/matcher.h"
+#include "query/pipeline/explain_stats.h"
 #include "query/pipeline/foreign_collections.h"
 #include "query/pipeline/path_write.h"
 #include "query/pipeline/stages/stage_parsers.h"
@@ -56,6 +57,7 @@ struct LookupSpec {
   PipelineOptions options;  // the outer pipeline's, for the sub-pipeline
   std::optional<Pipeline> fixed_pipeline;  // the sub-pipeline when there is no `let`
   std::optional<UnwindSpec> unwind;        // an absorbed $unwind of `as`
+  LookupStats* stats = nullptr;            // explain's counters (a top-level stage under explain)
 
   bool equality() const { return !local_field.empty(); }
   BsonView pipeline_array() const {
@@ -119,6 +121,7 @@ class LookupStage final : public Stage {
     to->let_slots = from.let_slots;
     to->options = from.options;
     to->fixed_pipeline = from.fixed_pipeline;
+    to->stats = from.stats;
   }
 
   std::shared_ptr<const LookupSpec> spec_;
@@ -131,6 +134,12 @@ class LookupExecutor final : public ChildSource {
       : ChildSource(std::move(child)), spec_(std::move(spec)), vars_(spec_->let_slots) {}
 
   bool Next() override {
+    if (!NextOutput()) return false;
+    if (spec_->stats != nullptr) ++spec_->stats->n_returned;
+    return true;
+  }
+
+  bool NextOutput() {
     while (true) {
       if (spec_->unwind && next_match_ < MatchCount()) return EmitUnwound();
       if (!child_->Next()) return false;
@@ -212,6 +221,7 @@ class LookupExecutor final : public ChildSource {
     // Sub-pipeline forms.
     if (!spec_->equality() && spec_->let.empty()) {
       if (!cached_) {
+        Count("UncorrelatedCached");
         CAIRN_ASSIGN_OR_RETURN(cache_, RunSubPipeline(*spec_->fixed_pipeline, nullptr));
         cached_ = true;
       }
@@ -236,6 +246,7 @@ class LookupExecutor final : public ChildSource {
       return Status::OK();
     }
     // Correlated: evaluate `let` against the document, then parse the sub-pipeline with them.
+    if (!spec_->equality()) Count("CorrelatedSubPipeline");
     vars_.SetRoot(doc);
     std::vector<std::pair<std::string, Value>> values;
     for (const LetVariable& variable : spec_->let) {
@@ -265,6 +276,17 @@ class LookupExecutor final : public ChildSource {
     }
     CAIRN_RETURN_IF_ERROR(exec->status());
     return out;
+  }
+
+  // Explain's counters: one foreign read with what it examined, and the strategy when it is
+  // decided (null: already recorded).
+  void Count(const char* strategy, int64_t keys = 0, int64_t docs = 0) {
+    LookupStats* stats = spec_->stats;
+    if (stats == nullptr) return;
+    if (strategy != nullptr && stats->strategy.empty()) stats->strategy = strategy;
+    ++stats->foreign_reads;
+    stats->foreign_keys_examined += keys;
+    stats->foreign_docs_examined += docs;
   }
 
   Status CheckIntermediate(int64_t bytes) const {
@@ -356,6 +378,7 @@ class LookupExecutor final : public ChildSource {
       if (IsIdPointLookupValue(&value, strings)) {
         CAIRN_ASSIGN_OR_RETURN(bool found,
                                spec_->options.foreign->ReadById(spec_->from, &value, &probed_));
+        Count(nullptr, /*keys=*/1, /*docs=*/found ? 1 : 0);
         if (found) {
           owned->emplace_back(
               BsonView(reinterpret_cast<const uint8_t*>(probed_.data()), probed_.size()));
@@ -371,6 +394,7 @@ class LookupExecutor final : public ChildSource {
       CAIRN_RETURN_IF_ERROR(CheckIntermediate(bytes));
       owned->emplace_back(stream->document());
     }
+    Count(nullptr, stream->keys_examined(), stream->docs_examined());
     return stream->status();
   }
 
@@ -380,6 +404,11 @@ class LookupExecutor final : public ChildSource {
     if (spec_->options.foreign != nullptr &&
         spec_->options.foreign->HasIndexOn(spec_->from, spec_->foreign_field)) {
       strategy_ = Strategy::kIndexedLoop;
+      if (spec_->stats != nullptr) {
+        spec_->stats->strategy = "IndexedLoopJoin";
+        spec_->stats->index_name =
+            spec_->options.foreign->IndexNameOn(spec_->from, spec_->foreign_field);
+      }
       return Status::OK();
     }
     CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<DocumentSource> all, OpenForeign(nullptr));
@@ -387,6 +416,7 @@ class LookupExecutor final : public ChildSource {
     while (all->Next()) {
       bytes += static_cast<int64_t>(all->document().size()) + 64;
       if (bytes > spec_->options.max_memory_bytes) {
+        Count("NestedLoopJoin", all->keys_examined(), all->docs_examined());
         foreign_docs_.clear();
         strategy_ = Strategy::kNestedLoop;
         return Status::OK();
@@ -418,6 +448,7 @@ class LookupExecutor final : public ChildSource {
       }
     }
     strategy_ = Strategy::kHash;
+    Count("HashJoin", all->keys_examined(), all->docs_examined());
     return Status::OK();
   }
 
@@ -471,6 +502,9 @@ Result<StagePtr> ParseLookup(const bson_iter_t* spec, const PipelineOptions& opt
   }
   auto lookup = std::make_shared<LookupSpec>();
   lookup->options = options;
+  // Explain counts this stage; its sub-pipelines (parsed with these options) are not counted.
+  if (options.stats != nullptr) lookup->stats = &options.stats->lookups.emplace_back();
+  lookup->options.stats = nullptr;
   if (lookup->options.expression_context == nullptr) {
     lookup->options.expression_context = ExpressionContext::Make();
   }

@@ -37,6 +37,9 @@ Result<StagePtr> ParseSortByCount(const bson_iter_t* spec, const PipelineOptions
 Result<StagePtr> ParseSample(const bson_iter_t* spec, const PipelineOptions& options);  // sample.cc
 
 Result<StagePtr> ParseBucket(const bson_iter_t* spec, const PipelineOptions& options);  // bucket.cc
+Result<StagePtr> ParseBucketAuto(const bson_iter_t* spec, const PipelineOptions& options);  // bucket_auto.cc
+Result<StagePtr> ParseUnionWith(const bson_iter_t* spec, const PipelineOptions& options);  // union_with.cc
+Result<StagePtr> ParseFacet(const bson_iter_t* spec, const PipelineOptions& options);  // facet.cc
 
 // desugared.cc: a stage MongoDB defines as a sequence of stages (replaced by them when the
 // pipeline is optimised); `static_name` must outlive it. And one stage parsed from a
@@ -46,6 +49,10 @@ Result<StagePtr> ParseStageDocument(BsonView stage, StageParser parse,
                                     const PipelineOptions& options);
 // The `count: {$sum: 1}` accumulator $sortByCount and $bucket add to their $group body.
 void AppendCountOfOne(bson_t* group_body);
+// The groupBy rule of $bucket and $bucketAuto: an object whose first field starts with '$' (an
+// expression) or a string of at least `min_path_length` characters starting with '$' (a path;
+// $bucketAuto wants 2, $bucket 1).
+bool IsGroupByExpression(const bson_iter_t* group_by, size_t min_path_length);
 // `static_name` as the $group document `group` followed by the $sort `sort_json`: the shape of
 // $sortByCount and $bucket.
 Result<StagePtr> MakeGroupThenSort(std::string_view static_name, const BsonDoc& group,

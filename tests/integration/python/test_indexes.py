@@ -236,6 +236,37 @@ class QueriesThroughIndexesTest(ServerTestCase):
         self.assertEqual(coll.count_documents({"customer": 7}), 10)  # explain wrote nothing
         self.assertEqual(coll.count_documents({"x": 1}), 0)
 
+    def test_aggregate_uses_the_index_for_its_leading_match_and_explains_it(self):
+        db = self.client.py_indexes
+        coll = db.agg_orders
+        coll.drop()
+        coll.insert_many([{"_id": i, "customer": i % 100, "total": i} for i in range(1000)])
+        coll.create_index("customer")
+        # A pipeline that is only a $match explains as find does.
+        only = db.command("aggregate", "agg_orders", pipeline=[{"$match": {"customer": 7}}],
+                          explain=True)
+        self.assertEqual(winning(only)[1]["indexName"], "customer_1")
+        # With later stages: {stages: [{$cursor: {queryPlanner, executionStats}}, ...]}.
+        pipeline = [{"$match": {"customer": 7}},
+                    {"$group": {"_id": "$customer", "n": {"$sum": 1}}},
+                    {"$out": "agg_out"}]
+        explain = db.command("explain", {"aggregate": "agg_orders", "pipeline": pipeline,
+                                         "cursor": {}}, verbosity="executionStats")
+        cursor = explain["stages"][0]["$cursor"]
+        self.assertEqual(winning(cursor)[0], ["FETCH", "IXSCAN"])
+        self.assertEqual(cursor["executionStats"]["totalKeysExamined"], 10)
+        self.assertEqual([list(stage)[0] for stage in explain["stages"][1:]], ["$group", "$out"])
+        self.assertNotIn("agg_out", db.list_collection_names())  # explain ran nothing
+        # hint steers the query part: $natural forces the collection scan.
+        hinted = db.command("aggregate", "agg_orders", pipeline=[{"$match": {"customer": 7}}],
+                            hint={"$natural": 1}, explain=True)
+        self.assertEqual(winning(hinted)[0], ["COLLSCAN"])
+        self.assertEqual(len(list(coll.aggregate([{"$match": {"customer": 7}}],
+                                                 hint="customer_1"))), 10)
+        with self.assertRaises(OperationFailure) as caught:
+            list(coll.aggregate([{"$match": {"customer": 7}}], hint="nope"))
+        self.assertEqual(caught.exception.code, 2)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -49,6 +49,33 @@ class LookupTest(ServerTestCase):
         self.assertEqual(out, [{"_id": 1, "stats": [{"n": 2}]}, {"_id": 2, "stats": [{"n": 1}]},
                                {"_id": 3, "stats": []}])
 
+    def test_explain_reports_each_join_strategy_and_what_it_examined(self):
+        def lookup_stats(from_, foreign_field):
+            explain = self.db.command("explain", {
+                "aggregate": "posts",
+                "pipeline": [{"$lookup": {"from": from_, "localField": "_id",
+                                          "foreignField": foreign_field, "as": "c"}},
+                             {"$unwind": "$c"}],
+                "cursor": {}}, verbosity="executionStats")
+            self.assertIn("queryPlanner", explain["stages"][0]["$cursor"])
+            stage = explain["stages"][1]
+            return {k: v for k, v in stage.items() if k != "$lookup"}
+
+        # No index on comments.post: the foreign side is read once into a hash table.
+        self.assertEqual(lookup_stats("comments", "post"), {
+            "nReturned": 3, "totalDocsExamined": 3, "totalKeysExamined": 0,
+            "collectionScans": 1, "indexesUsed": [], "strategy": "HashJoin"})
+        # With an index: one probe per post.
+        self.db.comments.create_index("post")
+        indexed = lookup_stats("comments", "post")
+        self.assertEqual((indexed["strategy"], indexed["indexesUsed"], indexed["nReturned"],
+                          indexed["totalDocsExamined"], indexed["collectionScans"]),
+                         ("IndexedLoopJoin", ["post_1"], 3, 3, 0))
+        # The foreign _id: a point lookup per post, one key each.
+        by_id = lookup_stats("users", "_id")
+        self.assertEqual((by_id["strategy"], by_id["indexesUsed"], by_id["totalKeysExamined"]),
+                         ("IndexedLoopJoin", ["_id_"], 3))
+
     def test_local_foreign_with_pipeline(self):
         out = list(self.db.posts.aggregate([
             {"$match": {"_id": 1}},

@@ -11,6 +11,7 @@
 #include "query/matcher/matcher.h"
 #include "query/pipeline/foreign_collections.h"
 #include "query/pipeline/pipeline.h"
+#include "tests/unit/query/pipeline/fake_collections.h"
 #include "tests/unit/query/pipeline/pipeline_test_util.h"
 
 namespace cairn::query {
@@ -23,55 +24,12 @@ using testing::ExpectError;
 using testing::ParseJson;
 using testing::VectorSource;
 
-// Collections held in memory; Open filters with the matcher as the server's scan would.
-class FakeCollections final : public ForeignCollections {
- public:
-  std::map<std::string, std::vector<std::string>, std::less<>> collections;
-  bool indexed = false;
-  int opens = 0;
-
-  Result<std::unique_ptr<DocumentSource>> Open(std::string_view collection,
-                                               std::shared_ptr<const Matcher> filter) override {
-    ++opens;
-    std::vector<BsonDoc> out;
-    auto found = collections.find(collection);
-    if (found != collections.end()) {
-      for (BsonDoc& doc : Docs(found->second)) {
-        if (filter == nullptr || filter->Matches(doc.view())) out.push_back(std::move(doc));
-      }
-    }
-    return std::unique_ptr<DocumentSource>(std::make_unique<VectorSource>(std::move(out)));
-  }
-  bool HasIndexOn(std::string_view, std::string_view) override { return indexed; }
-
-  // With by_id, the _id point lookup an IndexedLoopJoin on _id uses (counted in reads_by_id).
-  bool by_id = false;
-  int reads_by_id = 0;
-  bool SupportsReadById() const override { return by_id; }
-  Result<bool> ReadById(std::string_view collection, const bson_iter_t* id,
-                        std::string* document) override {
-    ++reads_by_id;
-    auto found = collections.find(collection);
-    if (found == collections.end()) return false;
-    for (BsonDoc& doc : Docs(found->second)) {
-      bson_iter_t own;
-      if (doc.view().Find("_id", &own) && CompareValues(&own, id) == 0) {
-        document->assign(reinterpret_cast<const char*>(doc.view().data()), doc.view().size());
-        return true;
-      }
-    }
-    return false;
-  }
-};
+using testing::FakeCollections;
 
 Result<std::vector<std::string>> RunJoin(const std::string& pipeline,
                                      const std::vector<std::string>& docs,
                                      const std::shared_ptr<FakeCollections>& foreign) {
-  PipelineOptions options;
-  options.foreign = foreign;
-  CAIRN_ASSIGN_OR_RETURN(Pipeline parsed, ParseJson(pipeline, options));
-  auto exec = parsed.Bind(std::make_unique<VectorSource>(Docs(docs)), false);
-  return Drain(exec.get());
+  return testing::RunWithCollections(pipeline, docs, foreign);
 }
 
 std::shared_ptr<FakeCollections> Customers(bool indexed) {

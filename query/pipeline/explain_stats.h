@@ -1,0 +1,27 @@
+// PipelineStats: what stage executors count for explain's executionStats, beyond what MongoDB
+// reports: for every top-level $lookup, the join strategy it chose, the foreign index it probed,
+// and the foreign documents and index keys it examined (for the coalesced $lookup + $unwind too).
+// Set in PipelineOptions::stats only by an explain at executionStats verbosity; one cursor fills
+// it, so the counters need no synchronisation.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+
+namespace cairn::query {
+
+struct LookupStats {
+  std::string strategy;      // "IndexedLoopJoin", "HashJoin", "NestedLoopJoin", "SubPipeline"
+  std::string index_name;    // IndexedLoopJoin: the foreign index probed
+  int64_t foreign_reads = 0;          // foreign queries run (point lookups, scans, hash build)
+  int64_t foreign_docs_examined = 0;  // foreign documents read
+  int64_t foreign_keys_examined = 0;  // foreign index keys read
+  int64_t n_returned = 0;             // documents the stage produced
+};
+
+struct PipelineStats {
+  std::deque<LookupStats> lookups;  // one per top-level $lookup, in pipeline order
+};
+
+}  // namespace cairn::query
