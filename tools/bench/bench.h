@@ -24,6 +24,7 @@ struct Options {
   std::string json_path;             // --json FILE
   std::string ceiling_dir;           // where the in-process RocksDB ceilings write (temp dir)
   int64_t orders = 0;                // benchdata orders for aggregate-*; 0 = --docs
+  int secondary_indexes = 0;         // indexes built before insert: ts, age, address.city
   std::string benchdata;             // the directory of gen_data.py; default beside the repo
 };
 

@@ -66,7 +66,8 @@ class FindByTs : public Op {
 
 }  // namespace
 
-bool CreateTsIndex(mongoc_client_t* client, const Options& options, std::string* error) {
+bool CreateIndexOn(mongoc_client_t* client, const Options& options, const char* field,
+                   std::string* error) {
   bson_t cmd;
   bson_init(&cmd);
   BSON_APPEND_UTF8(&cmd, "createIndexes", options.collection.c_str());
@@ -74,14 +75,19 @@ bool CreateTsIndex(mongoc_client_t* client, const Options& options, std::string*
   BSON_APPEND_ARRAY_BEGIN(&cmd, "indexes", &indexes);
   BSON_APPEND_DOCUMENT_BEGIN(&indexes, "0", &spec);
   BSON_APPEND_DOCUMENT_BEGIN(&spec, "key", &key);
-  BSON_APPEND_INT32(&key, "ts", 1);
+  BSON_APPEND_INT32(&key, field, 1);
   bson_append_document_end(&spec, &key);
-  BSON_APPEND_UTF8(&spec, "name", "ts_1");
+  std::string name = std::string(field) + "_1";
+  BSON_APPEND_UTF8(&spec, "name", name.c_str());
   bson_append_document_end(&indexes, &spec);
   bson_append_array_end(&cmd, &indexes);
   bool ok = RunCommand(client, options.db, &cmd, nullptr, error);
   bson_destroy(&cmd);
   return ok;
+}
+
+bool CreateTsIndex(mongoc_client_t* client, const Options& options, std::string* error) {
+  return CreateIndexOn(client, options, "ts", error);
 }
 
 std::unique_ptr<Op> FindByIndexedFieldOp(mongoc_client_t* client, const Options& options,

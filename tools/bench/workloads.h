@@ -29,6 +29,9 @@ std::unique_ptr<Op> IncByIdOp(mongoc_client_t* client, const Options& options, u
 // collection; returns the number of documents.
 std::unique_ptr<Op> ScanOp(mongoc_client_t* client, const Options& options);
 
+// indexed_read.cc: createIndexes {<field>: 1} named <field>_1 on the benchmark collection.
+bool CreateIndexOn(mongoc_client_t* client, const Options& options, const char* field,
+                   std::string* error);
 // indexed_read.cc: createIndexes {ts: 1} named ts_1 on the loaded collection (untimed).
 bool CreateTsIndex(mongoc_client_t* client, const Options& options, std::string* error);
 // indexed_read.cc: find {ts: t} (limit 1, singleBatch) for the ts of a random loaded document;
