@@ -1,6 +1,8 @@
 // Capped limits: create's options checked and stored as MongoDB 7.0's CollectionOptions.
 #include "server/capped_options.h"
 
+#include <algorithm>
+
 #include <cmath>
 #include <limits>
 #include <string>
@@ -35,6 +37,11 @@ Status CheckSizeRange(int64_t size) {
   return Status::OK();
 }
 
+// MongoDB 7.0 raises a capped size to a multiple of 256 bytes (7.1 stopped rounding: its
+// compatibility notes); collMod's cappedSize also has a 4096-byte floor, create's does not
+// (SERVER-67036, DOCS-15409).
+int64_t RoundCappedSize(int64_t bytes) { return (bytes + 255) / 256 * 256; }
+
 }  // namespace
 
 Result<std::optional<CappedLimits>> ParseCreateCappedOptions(BsonView command) {
@@ -47,6 +54,7 @@ Result<std::optional<CappedLimits>> ParseCreateCappedOptions(BsonView command) {
   if (has_size) {
     limits.max_bytes = SafeInt64(&size_it);
     CAIRN_RETURN_IF_ERROR(CheckSizeRange(limits.max_bytes));
+    limits.max_bytes = RoundCappedSize(limits.max_bytes);
   }
   if (capped && !has_size) {
     return Status(ErrorCode::kInvalidOptions, "the 'size' field is required when 'capped' is true");
@@ -122,7 +130,7 @@ Result<BsonDoc> WithCappedLimit(BsonView options, const bson_iter_t* value) {
                                                    std::to_string(number) + "'");
     }
     CAIRN_RETURN_IF_ERROR(CheckSizeRange(number));
-    limits->max_bytes = number;
+    limits->max_bytes = std::max<int64_t>(4096, RoundCappedSize(number));
   } else {
     if (number >= (int64_t{1} << 31)) {
       return Status(ErrorCode::kBadValue, "max in a capped collection has to be < 2^31 or not set");

