@@ -284,6 +284,12 @@ void RunAggregates(mongoc_client_t* client, const Options& options, bool group, 
       run("aggregate-lookup " + kind, kOrders,
           "[" + join + R"(, {"$project": {"total": 1, "c.name": 1, "c.address.city": 1}}])",
           orders);
+      // Restricted to the 2% diamond-tier customers: the $match on the unwound customer moves
+      // into the join (the hash table holds only diamond customers).
+      run("aggregate-lookup " + kind + " diamond", kOrders,
+          "[" + join + R"(, {"$unwind": "$c"}, {"$match": {"c.tier": "diamond"}}, )" +
+              R"({"$project": {"total": 1, "name": "$c.name", "city": "$c.address.city"}}])",
+          -1);
     }
   }
 }

@@ -57,7 +57,8 @@ fi
 for name in insert "point-read x1" "point-read x8" update scan indexed-read \
             "aggregate-group status" "aggregate-group category" "aggregate-group report" \
             "aggregate-lookup indexed\\+unwind" "aggregate-lookup indexed" \
-            "aggregate-lookup hash\\+unwind" "aggregate-lookup hash"; do
+            "aggregate-lookup hash\\+unwind" "aggregate-lookup hash" \
+            "aggregate-lookup indexed diamond" "aggregate-lookup hash diamond"; do
   if ! grep -Eq "^${name} +([0-9,]+ |skipped: )" "$out"; then
     echo "bench_smoke: no line for '$name'" >&2
     status=1

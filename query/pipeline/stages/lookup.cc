@@ -15,7 +15,10 @@
 //
 // A following `$unwind` of the `as` field is absorbed (OptimizeAt): the stage then streams one
 // output document per match and never builds the array, so a join whose array would pass
-// 16 MiB works when unwound. Limits: matches over 100 MiB fail with 4568; an output document
+// 16 MiB works when unwound; a `$match` after them on fields of the unwound `as` moves into the
+// foreign side of the join (PushDownMatch). An IndexedLoopJoin on the foreign `_id` is a point
+// lookup per input document. Under explain, each top-level stage counts its strategy and what it
+// read (explain_stats.h). Limits: matches over 100 MiB fail with 4568; an output document
 // over 16 MiB fails with BSONObjectTooLarge (10334).
 #include <deque>
 #include <map>
@@ -58,6 +61,10 @@ struct LookupSpec {
   std::optional<Pipeline> fixed_pipeline;  // the sub-pipeline when there is no `let`
   std::optional<UnwindSpec> unwind;        // an absorbed $unwind of `as`
   LookupStats* stats = nullptr;            // explain's counters (a top-level stage under explain)
+  // A following $match's conditions on the unwound `as` document, rewritten onto the foreign
+  // documents (paths without the `as.` prefix) and applied to the foreign side of the join.
+  BsonDoc foreign_filter;
+  std::shared_ptr<const Matcher> foreign_matcher;
 
   bool equality() const { return !local_field.empty(); }
   BsonView pipeline_array() const {
@@ -100,13 +107,65 @@ class LookupStage final : public Stage {
     auto merged = std::make_shared<LookupSpec>();
     CopySpec(*spec_, merged.get());
     merged->unwind = *unwind;
-    (*stages)[index] = std::make_shared<LookupStage>(std::move(merged));
     stages->erase(stages->begin() + static_cast<std::ptrdiff_t>(index) + 1);
+    PushDownMatch(merged.get(), index, stages);
+    (*stages)[index] = std::make_shared<LookupStage>(std::move(merged));
     return index + 1;
   }
   std::unique_ptr<DocumentSource> Bind(std::unique_ptr<DocumentSource> child) const override;
 
  private:
+  // $lookup + $unwind of `as` + $match: the $match's top-level conditions on paths under `as.`
+  // hold for an output document exactly when the joined foreign document satisfies them with
+  // the prefix removed, so they move into the join (the hash table keeps only matching foreign
+  // documents, a probe's filter gains them and can use an index on them), and a join whose
+  // unwound output would be filtered away is never built. The rest of the $match stays. Not
+  // done when the $unwind keeps unmatched documents (preserveNullAndEmptyArrays: they have no
+  // `as` and the $match decides them), when its includeArrayIndex lies under `as`, or for the
+  // sub-pipeline forms.
+  static void PushDownMatch(LookupSpec* spec, size_t index, StageList* stages) {
+    if (index + 1 >= stages->size() || (*stages)[index + 1]->name() != "$match") return;
+    if (!spec->equality() || spec->has_pipeline || !spec->let.empty()) return;
+    if (spec->unwind->preserve_null_and_empty) return;
+    const std::string prefix = spec->as + ".";
+    std::string index_path;
+    for (const std::string& part : spec->unwind->index_parts) {
+      index_path += (index_path.empty() ? "" : ".") + part;
+    }
+    if (!index_path.empty() && (index_path == spec->as || index_path.starts_with(prefix))) return;
+    const Matcher* match = (*stages)[index + 1]->matcher();
+    if (match == nullptr) return;
+    BsonDoc pushed, rest;
+    bson_iter_t it;
+    match->filter().Init(&it);
+    while (bson_iter_next(&it)) {
+      std::string_view key = IterKey(&it);
+      if (key.size() > prefix.size() && key.starts_with(prefix) && key[prefix.size()] != '$') {
+        AppendIter(pushed.get(), key.substr(prefix.size()), &it);
+      } else {
+        AppendIter(rest.get(), key, &it);
+      }
+    }
+    if (pushed.view().empty()) return;
+    Result<Matcher> foreign = Matcher::Parse(pushed.view(), spec->options.expression_context);
+    if (!foreign.ok()) return;  // cannot happen for parts of a filter that parsed; keep as is
+    if (!rest.view().empty()) {
+      BsonDoc holder;
+      bson_t value = rest.view().AsBson();
+      BSON_APPEND_DOCUMENT(holder.get(), "$match", &value);
+      bson_iter_t spec_it;
+      holder.view().Init(&spec_it);
+      bson_iter_next(&spec_it);
+      Result<StagePtr> residual = ParseMatch(&spec_it, spec->options);
+      if (!residual.ok()) return;
+      (*stages)[index + 1] = *residual;
+    } else {
+      stages->erase(stages->begin() + static_cast<std::ptrdiff_t>(index) + 1);
+    }
+    spec->foreign_filter = std::move(pushed);
+    spec->foreign_matcher = std::make_shared<const Matcher>(std::move(*foreign));
+  }
+
   static void CopySpec(const LookupSpec& from, LookupSpec* to) {
     to->from = from.from;
     to->as = from.as;
@@ -122,6 +181,8 @@ class LookupStage final : public Stage {
     to->options = from.options;
     to->fixed_pipeline = from.fixed_pipeline;
     to->stats = from.stats;
+    to->foreign_filter = from.foreign_filter.Clone();
+    to->foreign_matcher = from.foreign_matcher;
   }
 
   std::shared_ptr<const LookupSpec> spec_;
@@ -324,6 +385,16 @@ class LookupExecutor final : public ChildSource {
       bson_append_array_end(&cond, &in);
     }
     bson_append_document_end(filter.get(), &cond);
+    if (!spec_->foreign_filter.view().empty()) {  // {$and: [<equality>, <pushed-down $match>]}
+      BsonDoc both;
+      bson_t clauses;
+      BSON_APPEND_ARRAY_BEGIN(both.get(), "$and", &clauses);
+      bson_t first = filter.view().AsBson(), second = spec_->foreign_filter.view().AsBson();
+      BSON_APPEND_DOCUMENT(&clauses, "0", &first);
+      BSON_APPEND_DOCUMENT(&clauses, "1", &second);
+      bson_append_array_end(both.get(), &clauses);
+      filter = std::move(both);
+    }
     CAIRN_ASSIGN_OR_RETURN(Matcher matcher,
                            Matcher::Parse(filter.view(), spec_->options.expression_context));
     return std::make_shared<const Matcher>(std::move(matcher));
@@ -379,6 +450,10 @@ class LookupExecutor final : public ChildSource {
         CAIRN_ASSIGN_OR_RETURN(bool found,
                                spec_->options.foreign->ReadById(spec_->from, &value, &probed_));
         Count(nullptr, /*keys=*/1, /*docs=*/found ? 1 : 0);
+        if (found && spec_->foreign_matcher != nullptr) {
+          found = spec_->foreign_matcher->Matches(
+              BsonView(reinterpret_cast<const uint8_t*>(probed_.data()), probed_.size()));
+        }
         if (found) {
           owned->emplace_back(
               BsonView(reinterpret_cast<const uint8_t*>(probed_.data()), probed_.size()));
@@ -411,7 +486,9 @@ class LookupExecutor final : public ChildSource {
       }
       return Status::OK();
     }
-    CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<DocumentSource> all, OpenForeign(nullptr));
+    // A pushed-down $match narrows the foreign read (through an index when one serves it).
+    CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<DocumentSource> all,
+                           OpenForeign(spec_->foreign_matcher));
     int64_t bytes = 0;
     while (all->Next()) {
       bytes += static_cast<int64_t>(all->document().size()) + 64;

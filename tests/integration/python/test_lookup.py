@@ -76,6 +76,23 @@ class LookupTest(ServerTestCase):
         self.assertEqual((by_id["strategy"], by_id["indexesUsed"], by_id["totalKeysExamined"]),
                          ("IndexedLoopJoin", ["_id_"], 3))
 
+    def test_a_match_on_the_unwound_join_filters_the_foreign_side(self):
+        pipeline = [{"$lookup": {"from": "users", "localField": "author",
+                                 "foreignField": "name_key", "as": "u"}},
+                    {"$unwind": "$u"},
+                    {"$match": {"u.name": "Ben", "title": {"$ne": "Orphan"}}},
+                    {"$project": {"title": 1, "who": "$u.name"}}]
+        self.db.users.update_many({}, [{"$set": {"name_key": "$_id"}}])
+        self.db.users.create_index("name")
+        self.assertEqual(list(self.db.posts.aggregate(pipeline)),
+                         [{"_id": 2, "title": "Again", "who": "Ben"}])
+        explain = self.db.command("explain", {"aggregate": "posts", "pipeline": pipeline,
+                                              "cursor": {}}, verbosity="executionStats")
+        lookup = explain["stages"][1]
+        # HashJoin (no index on name_key) built from the users named Ben only, through name_1.
+        self.assertEqual((lookup["strategy"], lookup["totalDocsExamined"],
+                          lookup["totalKeysExamined"]), ("HashJoin", 1, 1))
+
     def test_local_foreign_with_pipeline(self):
         out = list(self.db.posts.aggregate([
             {"$match": {"_id": 1}},

@@ -121,6 +121,34 @@ TEST(Lookup, ShouldRunThePipelineOverTheEqualityMatches) {
   EXPECT_EQ(*out, C(std::vector<std::string>{R"({"_id": 10, "l": 2, "x": [{"_id": 2}]})"}));
 }
 
+class LookupPushDown : public ::testing::TestWithParam<bool> {};
+
+TEST_P(LookupPushDown, ShouldMoveAMatchOnTheUnwoundDocumentIntoTheJoin) {
+  const std::vector<std::string> input = {R"({"_id": 10, "l": 1})", R"({"_id": 11, "l": 2})"};
+  auto out = RunJoin(
+      R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "x"}}, {"$unwind": "$x"}, {"$match": {"x._id": {"$gte": 2}, "l": {"$lt": 2}}}])",
+      input, Customers(GetParam()));
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(*out, C(std::vector<std::string>{R"({"_id": 10, "l": 1, "x": {"_id": 5, "k": 1.0}})"}));
+  // The condition on x moved into the join; the one on l stayed a $match.
+  auto parsed = ParseJson(
+      R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "x"}}, {"$unwind": "$x"}, {"$match": {"x._id": {"$gte": 2}, "l": {"$lt": 2}}}])");
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed->size(), 2u);
+  auto only = ParseJson(
+      R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "x"}}, {"$unwind": "$x"}, {"$match": {"x._id": 5}}])");
+  ASSERT_TRUE(only.ok());
+  EXPECT_EQ(only->size(), 1u);
+  // Kept unmatched documents have no x: the $match must still see them.
+  auto preserved = RunJoin(
+      R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "x"}}, {"$unwind": {"path": "$x", "preserveNullAndEmptyArrays": true}}, {"$match": {"x._id": {"$exists": false}}}])",
+      {R"({"_id": 12, "l": 9})", R"({"_id": 13, "l": 1})"}, Customers(GetParam()));
+  ASSERT_TRUE(preserved.ok()) << preserved.status().ToString();
+  EXPECT_EQ(*preserved, C(std::vector<std::string>{R"({"_id": 12, "l": 9})"}));
+}
+
+INSTANTIATE_TEST_SUITE_P(IndexedOrHash, LookupPushDown, ::testing::Bool());
+
 TEST(Lookup, ShouldStreamAnAbsorbedUnwind) {
   auto out = RunJoin(
       R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "x"}}, {"$unwind": {"path": "$x", "includeArrayIndex": "i", "preserveNullAndEmptyArrays": true}}])",
