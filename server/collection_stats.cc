@@ -14,17 +14,17 @@ namespace cairn::server {
 
 namespace {
 
-class SingleDocumentStream final : public DocumentStream {
+class DocumentsStream final : public DocumentStream {
  public:
-  explicit SingleDocumentStream(BsonDoc document) : document_(std::move(document)) {}
-  bool Next() override { return !done_ && (done_ = true); }
-  BsonView document() const override { return document_.view(); }
+  explicit DocumentsStream(std::vector<BsonDoc> documents) : documents_(std::move(documents)) {}
+  bool Next() override { return next_ < documents_.size() && ++next_ > 0; }
+  BsonView document() const override { return documents_[next_ - 1].view(); }
   storage::RecordId record_id() const override { return 0; }
   Status status() const override { return Status::OK(); }
 
  private:
-  BsonDoc document_;
-  bool done_ = false;
+  std::vector<BsonDoc> documents_;
+  size_t next_ = 0;
 };
 
 }  // namespace
@@ -159,8 +159,14 @@ Result<std::optional<CollStatsSource>> TakeLeadingCollStats(ServerState& state,
   return std::optional<CollStatsSource>(std::move(source));
 }
 
+std::unique_ptr<DocumentStream> MakeDocumentsStream(std::vector<BsonDoc> documents) {
+  return std::make_unique<DocumentsStream>(std::move(documents));
+}
+
 std::unique_ptr<DocumentStream> MakeSingleDocumentStream(BsonDoc document) {
-  return std::make_unique<SingleDocumentStream>(std::move(document));
+  std::vector<BsonDoc> one;
+  one.push_back(std::move(document));
+  return MakeDocumentsStream(std::move(one));
 }
 
 }  // namespace cairn::server

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "common/bson_doc.h"
 #include "common/status.h"
@@ -43,5 +44,7 @@ Result<std::optional<CollStatsSource>> TakeLeadingCollStats(ServerState& state,
 
 // A stream yielding one document once (the $collStats output).
 std::unique_ptr<DocumentStream> MakeSingleDocumentStream(BsonDoc document);
+// A stream yielding `documents` in order (the $listLocalSessions output).
+std::unique_ptr<DocumentStream> MakeDocumentsStream(std::vector<BsonDoc> documents);
 
 }  // namespace cairn::server

@@ -4,6 +4,8 @@
 // server/commands/, registered in commands/command_table.cc.
 #pragma once
 
+#include <array>
+
 #include <bson/bson.h>
 
 #include <chrono>
@@ -54,6 +56,10 @@ struct ConnectionInfo {
     uint64_t version = 0;
     std::chrono::steady_clock::time_point deadline;
   } await_data;
+  // The session of this connection's last command and when it was recorded in the server's
+  // SessionCache: the same session is recorded again at most once a second.
+  std::array<uint8_t, 16> last_session{};
+  std::chrono::steady_clock::time_point last_session_touch{};
 };
 
 struct CommandContext {

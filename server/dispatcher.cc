@@ -2,11 +2,15 @@
 #include "server/dispatcher.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
+#include <optional>
 
 #include "common/logging.h"
 #include "server/commands/command_table.h"
 #include "server/reply.h"
+#include "server/server_state.h"
+#include "server/session_cache.h"
 #include "server/write_concern.h"
 
 namespace cairn::server {
@@ -148,6 +152,22 @@ DispatchAction HandleOpQuery(ServerState& state, ConnectionInfo& connection,
 
 }  // namespace
 
+// Records the command's session in the SessionCache ($listLocalSessions): at most once a second
+// for the same session on a connection, so the common case costs a comparison.
+static void RecordSession(ServerState& state, ConnectionInfo& connection,
+                          const bson_iter_t* lsid) {
+  std::optional<SessionId> id = ParseSessionId(lsid);
+  if (!id) return;
+  auto now = std::chrono::steady_clock::now();
+  if (*id == connection.last_session &&
+      now - connection.last_session_touch < std::chrono::seconds(1)) {
+    return;
+  }
+  connection.last_session = *id;
+  connection.last_session_touch = now;
+  state.sessions().Touch(*id);
+}
+
 void RunCommand(ServerState& state, ConnectionInfo& connection, const CommandRequest& request,
                 ReplyBuffer* out) {
   const CommandDef* def = FindCommand(request.name);
@@ -165,8 +185,24 @@ void RunCommand(ServerState& state, ConnectionInfo& connection, const CommandReq
     return;
   }
   CommandContext ctx{state, connection};
+  // One pass over the generic fields the dispatcher reads: the write concern and the session.
+  bson_iter_t it, write_concern, lsid;
+  bool has_write_concern = false, has_lsid = false;
+  if (request.body.Init(&it)) {
+    while (bson_iter_next(&it)) {
+      std::string_view key = IterKey(&it);
+      if (key == "writeConcern") {
+        write_concern = it;
+        has_write_concern = true;
+      } else if (key == "lsid") {
+        lsid = it;
+        has_lsid = true;
+      }
+    }
+  }
+  if (has_lsid) RecordSession(state, connection, &lsid);
   // A bad write concern fails the command before it runs, as in mongod.
-  Result<WriteConcern> concern = ParseWriteConcern(request.body);
+  Result<WriteConcern> concern = ParseWriteConcern(has_write_concern ? &write_concern : nullptr);
   Status status = concern.ok() ? def->handler(ctx, request, out->body()) : concern.status();
   if (status.ok() && concern->sync) status = state.engine().SyncWal();
   if (!status.ok()) {

@@ -13,6 +13,7 @@
 #include "server/cursor_manager.h"
 #include "server/id_cache.h"
 #include "server/options.h"
+#include "server/session_cache.h"
 #include "server/server_parameters.h"
 #include "server/ttl_monitor.h"
 #include "storage/engine.h"
@@ -33,6 +34,7 @@ class ServerState {
   CursorManager& cursors() { return cursors_; }
   OpCounters& opcounters() { return opcounters_; }
   IdCache& id_cache() { return id_cache_; }
+  SessionCache& sessions() { return sessions_; }
   // Capped collections' oldest-record hints and insert notifications (tailable awaitData).
   CappedRegistry& capped() { return capped_; }
   // setParameter/getParameter values (--setParameter applied at construction).
@@ -60,6 +62,7 @@ class ServerState {
   CursorManager cursors_;
   OpCounters opcounters_;
   IdCache id_cache_;
+  SessionCache sessions_;
   CappedRegistry capped_;
   ServerParameters parameters_;
   std::mutex locks_mu_;

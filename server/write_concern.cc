@@ -23,9 +23,14 @@ bool IsNumber(const bson_iter_t* it) {
 }  // namespace
 
 Result<WriteConcern> ParseWriteConcern(BsonView body) {
-  WriteConcern concern;
   bson_iter_t wc;
-  if (!body.Find("writeConcern", &wc)) return concern;
+  return ParseWriteConcern(body.Find("writeConcern", &wc) ? &wc : nullptr);
+}
+
+Result<WriteConcern> ParseWriteConcern(const bson_iter_t* field) {
+  WriteConcern concern;
+  if (field == nullptr) return concern;
+  bson_iter_t wc = *field;
   if (BSON_ITER_HOLDS_NULL(&wc)) return concern;
   if (!BSON_ITER_HOLDS_DOCUMENT(&wc)) {
     return Status(ErrorCode::kTypeMismatch,

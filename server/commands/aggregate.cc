@@ -23,6 +23,7 @@
 #include "server/cursor_batch.h"
 #include "server/namespace.h"
 #include "server/query_exec.h"
+#include "server/session_cache.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
@@ -157,14 +158,21 @@ Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_
   }
   // A leading $collStats makes the one document the other stages read (collection_stats.h).
   std::optional<CollStatsSource> coll_stats;
-  if (!collectionless) {
+  std::optional<LocalSessionsSource> local_sessions;
+  if (collectionless) {
+    CAIRN_ASSIGN_OR_RETURN(local_sessions,
+                           TakeLeadingListLocalSessions(ctx.state.sessions(), request.db,
+                                                        IterDocument(&pipeline_it)));
+  } else {
     CAIRN_ASSIGN_OR_RETURN(coll_stats,
                            TakeLeadingCollStats(ctx.state, MakeNamespace(request.db, collection),
                                                 IterDocument(&pipeline_it)));
   }
   CAIRN_ASSIGN_OR_RETURN(
       query::Pipeline parsed,
-      query::Pipeline::Parse(coll_stats ? coll_stats->rest.view() : IterDocument(&pipeline_it),
+      query::Pipeline::Parse(coll_stats       ? coll_stats->rest.view()
+                             : local_sessions ? local_sessions->rest.view()
+                                              : IterDocument(&pipeline_it),
                              options));
   std::string_view first_stage = StageNameAt(IterDocument(&pipeline_it), /*last=*/false);
   if (collectionless && !IsCollectionlessStage(first_stage)) {
@@ -188,7 +196,7 @@ Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_
   bson_iter_t hint;
   if (args.Get("hint", &hint)) SetQueryHint(&hint, &spec);
   if (explain != nullptr) {
-    if (collectionless || coll_stats) {
+    if (collectionless || coll_stats || local_sessions) {
       return Status(ErrorCode::kBadValue, "explain of an aggregate starting with " +
                                               std::string(first_stage) +
                                               " is not supported by Cairn yet");
@@ -223,13 +231,15 @@ Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_
     return ExplainAggregate(ctx, *explain, target, rest, run, options.stats.get(), reply);
   }
   std::unique_ptr<DocumentStream> input =
-      coll_stats ? MakeSingleDocumentStream(std::move(coll_stats->document))
+      local_sessions ? MakeDocumentsStream(std::move(local_sessions->documents))
+      : coll_stats   ? MakeSingleDocumentStream(std::move(coll_stats->document))
                  : BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache());
 
   auto cursor = std::make_unique<Cursor>();
   cursor->ns = ns;
   cursor->stream = std::make_unique<PipelineStream>(std::move(pipeline), std::move(input),
-                                                    /*skip_leading_match=*/!coll_stats);
+                                                    /*skip_leading_match=*/!coll_stats &&
+                                                        !local_sessions);
   return ReplyWithFirstBatch(ctx.state, std::move(cursor), batch_size, /*single_batch=*/false,
                              reply);
 }

@@ -137,6 +137,38 @@ class FindByIdTest(ServerTestCase):
             db.command("find", "byid", filter={"_id": 1}, limit=-1)
         self.assertEqual(raised.exception.code, 51024)
 
+class LocalSessionsTest(ServerTestCase):
+    """$listLocalSessions lists the sessions commands carried; endSessions removes them."""
+
+    def test_list_local_sessions_and_end_sessions(self):
+        def raw(uuid):  # pymongo 3.11 reads subtype 4 back as uuid.UUID
+            return uuid.bytes if hasattr(uuid, "bytes") else bytes(uuid)
+
+        def listed():
+            return [raw(d["_id"]["id"])
+                    for d in self.client.admin.aggregate([{"$listLocalSessions": {}}])]
+
+        with self.client.start_session() as session:
+            self.client.test.sessions.find_one({}, session=session)
+            session_id = raw(session.session_id["id"])
+            self.assertIn(session_id, listed())
+            entry = next(d for d in self.client.admin.aggregate(
+                [{"$listLocalSessions": {"allUsers": True}},
+                 {"$match": {"_id.id": session.session_id["id"]}}]))
+            self.assertEqual(len(entry["_id"]["uid"]), 32)
+            self.assertIsInstance(entry["lastUse"], datetime.datetime)
+            self.client.admin.command("endSessions", [session.session_id])
+            self.assertNotIn(session_id, listed())
+        for pipeline, code in (([{"$listLocalSessions": 1}], 14),
+                               ([{"$listLocalSessions": {"bogus": 1}}], 40415)):
+            with self.assertRaises(OperationFailure) as raised:
+                list(self.client.admin.aggregate(pipeline))
+            self.assertEqual(raised.exception.code, code)
+        with self.assertRaises(OperationFailure) as raised:
+            list(self.client.test.aggregate([{"$listLocalSessions": {}}]))
+        self.assertEqual(raised.exception.code, 73)
+
+
 class FindHintTest(ServerTestCase):
     """A hint names an existing index by name or by key pattern (numbers compared by value)."""
 
