@@ -9,6 +9,7 @@
 
 #include "common/bson_compare.h"
 #include "index/key_pattern.h"
+#include "query/collation/collator.h"
 #include "query/matcher/match_expression.h"
 #include "query/matcher/matcher.h"
 #include "query/matcher/special_features.h"
@@ -429,8 +430,17 @@ Result<BsonDoc> FinalizeIndexSpec(BsonView spec) {
   const bool sparse = FieldTrue(spec, "sparse");
   bson_iter_t filter;
   const bool partial = spec.Find("partialFilterExpression", &filter);
+  // {locale: "simple"} is the binary default every index has: accepted and not stored, as
+  // MongoDB omits it. Other collations are checked as MongoDB checks them, then refused.
+  bool simple_collation = false;
   if (spec.Find("collation", &it)) {
-    return fail(ErrorCode::kCannotCreateIndex, "index collation is not supported by Cairn yet");
+    Result<std::shared_ptr<const query::Collator>> collator =
+        query::Collator::Make(IterDocument(&it));
+    if (!collator.ok()) return InSpecification(spec, collator.status());
+    if (*collator != nullptr) {
+      return fail(ErrorCode::kCannotCreateIndex, "index collation is not supported by Cairn yet");
+    }
+    simple_collation = true;
   }
   if (plugin == "wildcard") {
     if (sparse) {
@@ -485,7 +495,7 @@ Result<BsonDoc> FinalizeIndexSpec(BsonView spec) {
     std::string_view field = IterKey(&it);
     if (field == "_id" || field == "dropDups" || field == "ns" || field == "v" ||
         field == "unique" || field == "key" || field == "name" || field == "hidden" ||
-        field == "prepareUnique") {
+        field == "prepareUnique" || (field == "collation" && simple_collation)) {
       continue;
     }
     AppendIter(out.get(), field, &it);

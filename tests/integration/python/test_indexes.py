@@ -72,6 +72,19 @@ class IndexCommandsTest(ServerTestCase):
                 self.db.command("createIndexes", "conflicts", indexes=[spec])
             self.assertEqual(caught.exception.code, code, spec)
 
+    def test_the_simple_collation_is_the_default_and_others_are_refused(self):
+        coll = self.db.collated
+        coll.drop()
+        self.assertEqual(coll.create_index("a", collation={"locale": "simple"}), "a_1")
+        spec = next(i for i in coll.list_indexes() if i["name"] == "a_1")
+        self.assertNotIn("collation", spec)
+        with self.assertRaises(OperationFailure) as caught:
+            coll.create_index("b", collation={"locale": "fr"})
+        self.assertEqual(caught.exception.code, 67)
+        with self.assertRaises(OperationFailure) as caught:
+            coll.create_index("c", collation={"strength": 2})
+        self.assertNotEqual(caught.exception.code, 67)  # a malformed collation: its own error
+
     def test_collmod_hides_an_index_from_the_planner(self):
         coll = self.db.hidden
         coll.drop()
