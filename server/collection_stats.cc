@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "server/capped_options.h"
+#include "server/leading_stage.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
@@ -78,13 +79,8 @@ void AppendStorageStats(ServerState& state, const storage::CollectionHandle& col
 Result<std::optional<CollStatsSource>> TakeLeadingCollStats(ServerState& state,
                                                             std::string_view ns,
                                                             BsonView pipeline) {
-  bson_iter_t stages;
-  if (!pipeline.Init(&stages) || !bson_iter_next(&stages) || !BSON_ITER_HOLDS_DOCUMENT(&stages)) {
-    return std::optional<CollStatsSource>();
-  }
-  bson_iter_t stage;
-  if (!IterDocument(&stages).Init(&stage) || !bson_iter_next(&stage) ||
-      IterKey(&stage) != "$collStats") {
+  bson_iter_t stages, stage;
+  if (!FindLeadingStage(pipeline, "$collStats", &stages, &stage)) {
     return std::optional<CollStatsSource>();
   }
   if (!BSON_ITER_HOLDS_DOCUMENT(&stage)) {
@@ -153,9 +149,7 @@ Result<std::optional<CollStatsSource>> TakeLeadingCollStats(ServerState& state,
     bson_append_document_end(out, &count);
   }
 
-  // The remaining stages, renumbered from 0.
-  int index = 0;
-  while (bson_iter_next(&stages)) AppendIter(source.rest.get(), std::to_string(index++), &stages);
+  source.rest = RestOfPipeline(&stages);
   return std::optional<CollStatsSource>(std::move(source));
 }
 

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <string>
 
+#include "server/leading_stage.h"
+
 namespace cairn::server {
 
 namespace {
@@ -82,13 +84,8 @@ std::vector<BsonDoc> SessionCache::List() {
 Result<std::optional<LocalSessionsSource>> TakeLeadingListLocalSessions(SessionCache& cache,
                                                                         std::string_view db,
                                                                         BsonView pipeline) {
-  bson_iter_t stages;
-  if (!pipeline.Init(&stages) || !bson_iter_next(&stages) || !BSON_ITER_HOLDS_DOCUMENT(&stages)) {
-    return std::optional<LocalSessionsSource>();
-  }
-  bson_iter_t stage;
-  if (!IterDocument(&stages).Init(&stage) || !bson_iter_next(&stage) ||
-      IterKey(&stage) != "$listLocalSessions") {
+  bson_iter_t stages, stage;
+  if (!FindLeadingStage(pipeline, "$listLocalSessions", &stages, &stage)) {
     return std::optional<LocalSessionsSource>();
   }
   if (db != "admin") {
@@ -131,8 +128,7 @@ Result<std::optional<LocalSessionsSource>> TakeLeadingListLocalSessions(SessionC
   // them all.
   LocalSessionsSource source;
   source.documents = cache.List();
-  int index = 0;
-  while (bson_iter_next(&stages)) AppendIter(source.rest.get(), std::to_string(index++), &stages);
+  source.rest = RestOfPipeline(&stages);
   return std::optional<LocalSessionsSource>(std::move(source));
 }
 

@@ -22,11 +22,6 @@ bool IsNumber(const bson_iter_t* it) {
 
 }  // namespace
 
-Result<WriteConcern> ParseWriteConcern(BsonView body) {
-  bson_iter_t wc;
-  return ParseWriteConcern(body.Find("writeConcern", &wc) ? &wc : nullptr);
-}
-
 Result<WriteConcern> ParseWriteConcern(const bson_iter_t* field) {
   WriteConcern concern;
   if (field == nullptr) return concern;

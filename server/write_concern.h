@@ -13,11 +13,9 @@ struct WriteConcern {
   bool sync = false;  // j: true or fsync: true
 };
 
-// The command body's writeConcern (defaults when absent). Errors: TypeMismatch for a
+// The command's "writeConcern" field (null: absent, the defaults). Errors: TypeMismatch for a
 // non-document or badly typed field, FailedToParse for a negative w, BadValue "cannot use 'w' > 1
 // with a standalone", UnknownReplWriteConcern 79 for a named mode other than "majority".
-Result<WriteConcern> ParseWriteConcern(BsonView body);
-// The same from the command's "writeConcern" field (null: absent).
 Result<WriteConcern> ParseWriteConcern(const bson_iter_t* field);
 
 }  // namespace cairn::server

@@ -36,24 +36,14 @@ class AggregatePass : public Op {
   int64_t Run(std::string* error) override {
     mongoc_cursor_t* cursor =
         mongoc_collection_aggregate(coll_, MONGOC_QUERY_NONE, pipeline_, nullptr, nullptr);
-    const bson_t* doc;
-    int64_t n = 0;
-    uint64_t touched = 0;
-    while (mongoc_cursor_next(cursor, &doc)) {
-      touched += doc->len + bson_get_data(doc)[doc->len - 1];
-      ++n;
-    }
-    bson_error_t err;
-    bool failed = mongoc_cursor_error(cursor, &err);
-    if (failed) *error = std::string("aggregate: ") + err.message;
-    mongoc_cursor_destroy(cursor);
-    sink_ = sink_ + touched;
-    if (!failed && expected_ >= 0 && n != expected_) {
+    int64_t n = DrainCursor(cursor, "aggregate", error);
+    if (n < 0) return -1;
+    if (expected_ >= 0 && n != expected_) {
       *error = "aggregate returned " + std::to_string(n) + " documents, expected " +
                std::to_string(expected_);
-      failed = true;
+      return -1;
     }
-    return failed ? -1 : units_;
+    return units_;
   }
 
  private:
@@ -61,7 +51,6 @@ class AggregatePass : public Op {
   bson_t* pipeline_;
   int64_t units_;
   int64_t expected_;
-  volatile uint64_t sink_ = 0;
 };
 
 }  // namespace

@@ -70,4 +70,21 @@ std::string ServerVersion(mongoc_client_t* client) {
   return version;
 }
 
+int64_t DrainCursor(mongoc_cursor_t* cursor, const char* what, std::string* error) {
+  const bson_t* doc;
+  int64_t n = 0;
+  uint64_t touched = 0;
+  while (mongoc_cursor_next(cursor, &doc)) {
+    touched += doc->len + bson_get_data(doc)[doc->len - 1];
+    ++n;
+  }
+  thread_local volatile uint64_t sink;
+  sink = sink + touched;
+  bson_error_t err;
+  bool failed = mongoc_cursor_error(cursor, &err);
+  if (failed) *error = std::string(what) + ": " + err.message;
+  mongoc_cursor_destroy(cursor);
+  return failed ? -1 : n;
+}
+
 }  // namespace cairn::bench

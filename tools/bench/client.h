@@ -28,6 +28,10 @@ bool RunCommand(mongoc_client_t* client, const std::string& db, const bson_t* co
 // commands are built once and only their key is patched per operation.
 bool FindInt32(bson_t* doc, const char* path, bson_iter_t* it);
 
+// Reads every document of `cursor` (touching each, so the client's work is counted), destroys
+// it, and returns how many there were; -1 with *error ("<what>: <message>") on failure.
+int64_t DrainCursor(mongoc_cursor_t* cursor, const char* what, std::string* error);
+
 // The server's version string (buildInfo.version) and, if it reports one, Cairn's own version.
 std::string ServerVersion(mongoc_client_t* client);
 

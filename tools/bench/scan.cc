@@ -16,25 +16,13 @@ class ScanPass : public Op {
   int64_t Run(std::string* error) override {
     bson_t filter = BSON_INITIALIZER;
     mongoc_cursor_t* cursor = mongoc_collection_find_with_opts(coll_, &filter, nullptr, nullptr);
-    const bson_t* doc;
-    int64_t n = 0;
-    uint64_t touched = 0;
-    while (mongoc_cursor_next(cursor, &doc)) {
-      touched += doc->len + bson_get_data(doc)[doc->len - 1];
-      ++n;
-    }
-    bson_error_t err;
-    bool failed = mongoc_cursor_error(cursor, &err);
-    if (failed) *error = std::string("scan: ") + err.message;
-    mongoc_cursor_destroy(cursor);
+    int64_t n = DrainCursor(cursor, "scan", error);
     bson_destroy(&filter);
-    sink_ = sink_ + touched;
-    return failed ? -1 : n;
+    return n;
   }
 
  private:
   mongoc_collection_t* coll_;
-  volatile uint64_t sink_ = 0;
 };
 
 }  // namespace

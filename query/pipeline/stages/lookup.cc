@@ -63,7 +63,6 @@ struct LookupSpec {
   LookupStats* stats = nullptr;            // explain's counters (a top-level stage under explain)
   // A following $match's conditions on the unwound `as` document, rewritten onto the foreign
   // documents (paths without the `as.` prefix) and applied to the foreign side of the join.
-  BsonDoc foreign_filter;
   std::shared_ptr<const Matcher> foreign_matcher;
 
   bool equality() const { return !local_field.empty(); }
@@ -162,7 +161,6 @@ class LookupStage final : public Stage {
     } else {
       stages->erase(stages->begin() + static_cast<std::ptrdiff_t>(index) + 1);
     }
-    spec->foreign_filter = std::move(pushed);
     spec->foreign_matcher = std::make_shared<const Matcher>(std::move(*foreign));
   }
 
@@ -181,7 +179,6 @@ class LookupStage final : public Stage {
     to->options = from.options;
     to->fixed_pipeline = from.fixed_pipeline;
     to->stats = from.stats;
-    to->foreign_filter = from.foreign_filter.Clone();
     to->foreign_matcher = from.foreign_matcher;
   }
 
@@ -385,11 +382,11 @@ class LookupExecutor final : public ChildSource {
       bson_append_array_end(&cond, &in);
     }
     bson_append_document_end(filter.get(), &cond);
-    if (!spec_->foreign_filter.view().empty()) {  // {$and: [<equality>, <pushed-down $match>]}
+    if (spec_->foreign_matcher != nullptr) {  // {$and: [<equality>, <pushed-down $match>]}
       BsonDoc both;
       bson_t clauses;
       BSON_APPEND_ARRAY_BEGIN(both.get(), "$and", &clauses);
-      bson_t first = filter.view().AsBson(), second = spec_->foreign_filter.view().AsBson();
+      bson_t first = filter.view().AsBson(), second = spec_->foreign_matcher->filter().AsBson();
       BSON_APPEND_DOCUMENT(&clauses, "0", &first);
       BSON_APPEND_DOCUMENT(&clauses, "1", &second);
       bson_append_array_end(both.get(), &clauses);
