@@ -478,6 +478,12 @@ bool IndexScanRanges::InIntervals(std::string_view value, const std::vector<Byte
   return false;
 }
 
+IndexScanRanges IndexScanRanges::KeyRange(std::string start, std::string end) {
+  IndexScanRanges out;
+  out.ranges_.push_back({std::move(start), std::move(end)});
+  return out;
+}
+
 IndexScanRanges IndexScanRanges::Make(const IndexBounds& bounds,
                                       const std::vector<bool>& descending, bool reverse) {
   IndexScanRanges out;

@@ -77,6 +77,9 @@ class IndexScanRanges {
 
   static IndexScanRanges Make(const IndexBounds& bounds, const std::vector<bool>& descending,
                               bool reverse);
+  // One forward range of key bytes [start, end) (end empty: to the end of the index), nothing
+  // checked per key: find's min/max (index/min_max_bounds.h).
+  static IndexScanRanges KeyRange(std::string start, std::string end);
 
   // In scan order (descending key order for a reverse scan). Empty: the scan visits nothing.
   const std::vector<Range>& ranges() const { return ranges_; }

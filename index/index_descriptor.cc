@@ -1,6 +1,8 @@
 // Index descriptors compiled from stored specs, and the per-index state document.
 #include "index/index_descriptor.h"
 
+#include "index/text_index_spec.h"
+
 namespace cairn::index {
 
 Result<std::shared_ptr<const IndexDescriptor>> IndexDescriptor::Make(BsonView spec) {
@@ -41,6 +43,11 @@ Result<std::shared_ptr<const IndexDescriptor>> IndexDescriptor::Make(BsonView sp
                                                      ToShellString(spec));
   }
   if (d->id_index_) d->unique_ = true;
+  if (d->pattern_.kind() == IndexKind::kText) {
+    // (term, score) keys from the stored FTSSpec; the write path maintains them like any other.
+    CAIRN_ASSIGN_OR_RETURN(d->generator_, MakeTextKeyGenerator(d->spec()));
+    return std::shared_ptr<const IndexDescriptor>(std::move(d));
+  }
   if (d->pattern_.kind() != IndexKind::kBtree) {
     return Status(ErrorCode::kCannotCreateIndex,
                   "Index type '" + PluginName(d->pattern_.pattern()) +

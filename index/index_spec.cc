@@ -9,6 +9,7 @@
 
 #include "common/bson_compare.h"
 #include "index/key_pattern.h"
+#include "index/text_index_spec.h"
 #include "query/collation/collator.h"
 #include "query/matcher/match_expression.h"
 #include "query/matcher/matcher.h"
@@ -471,7 +472,14 @@ Result<BsonDoc> FinalizeIndexSpec(BsonView spec) {
                   "include valid options.");
     }
   }
-  if (!plugin.empty()) {
+  // A text index is stored in FTSSpec's normal form (key {_fts: "text", _ftsx: 1}, weights,
+  // languages, textIndexVersion), which is also what the "already exists" rules compare.
+  BsonDoc text_spec;
+  if (plugin == "text") {
+    CAIRN_ASSIGN_OR_RETURN(text_spec, NormalizeTextIndexSpec(spec));
+    spec = text_spec.view();
+    key = FieldDocument(spec, "key");
+  } else if (!plugin.empty()) {
     return fail(ErrorCode::kCannotCreateIndex,
                 "Index type '" + plugin + "' is not supported by Cairn yet");
   }

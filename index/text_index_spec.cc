@@ -253,38 +253,45 @@ Result<TextLanguage> TextIndexSpec::LanguageOf(BsonView object,
 }
 
 Status TextIndexSpec::ScoreDocument(BsonView doc, std::map<std::string, double>* scores) const {
-  CAIRN_ASSIGN_OR_RETURN(TextLanguage language, LanguageOf(doc, default_language_));
-  return ScoreObject(doc, std::string(), language, scores);
+  return ForEachIndexedString(
+      doc, [scores](std::string_view text, const TextLanguage& language, double weight) {
+        ScoreText(text, language, weight, scores);
+      });
 }
 
-Status TextIndexSpec::ScoreObject(BsonView object, const std::string& prefix,
+Status TextIndexSpec::ForEachIndexedString(BsonView doc, const IndexedStringVisitor& visit) const {
+  CAIRN_ASSIGN_OR_RETURN(TextLanguage language, LanguageOf(doc, default_language_));
+  return VisitObject(doc, std::string(), language, visit);
+}
+
+Status TextIndexSpec::VisitObject(BsonView object, const std::string& prefix,
                                   const TextLanguage& language,
-                                  std::map<std::string, double>* scores) const {
+                                  const IndexedStringVisitor& visit) const {
   bson_iter_t it;
   if (!object.Init(&it)) return Status::OK();
   while (bson_iter_next(&it)) {
     std::string_view name = IterKey(&it);
     if (name == language_override_) continue;  // names the language; not text to index
     std::string path = prefix.empty() ? std::string(name) : prefix + "." + std::string(name);
-    CAIRN_RETURN_IF_ERROR(ScoreValue(&it, path, language, scores));
+    CAIRN_RETURN_IF_ERROR(VisitValue(&it, path, language, visit));
   }
   return Status::OK();
 }
 
-Status TextIndexSpec::ScoreValue(const bson_iter_t* value, const std::string& path,
+Status TextIndexSpec::VisitValue(const bson_iter_t* value, const std::string& path,
                                  const TextLanguage& language,
-                                 std::map<std::string, double>* scores) const {
+                                 const IndexedStringVisitor& visit) const {
   double weight = 0;
   switch (bson_iter_type(value)) {
     case BSON_TYPE_UTF8:
-      if (Weighted(path, &weight)) ScoreText(IterUtf8(value), language, weight, scores);
+      if (Weighted(path, &weight)) visit(IterUtf8(value), language, weight);
       return Status::OK();
     case BSON_TYPE_DOCUMENT: {
       if (!LeadsToWeighted(path)) return Status::OK();
       BsonView sub = IterDocument(value);
       // A sub-document's own language_override field sets the language of its strings.
       CAIRN_ASSIGN_OR_RETURN(TextLanguage sub_language, LanguageOf(sub, language));
-      return ScoreObject(sub, path, sub_language, scores);
+      return VisitObject(sub, path, sub_language, visit);
     }
     case BSON_TYPE_ARRAY: {
       // Elements keep the array's path (no index component), as dotted paths do.
@@ -292,7 +299,7 @@ Status TextIndexSpec::ScoreValue(const bson_iter_t* value, const std::string& pa
       IterDocument(value).Init(&element);
       while (bson_iter_next(&element)) {
         if (BSON_ITER_HOLDS_UTF8(&element) || BSON_ITER_HOLDS_DOCUMENT(&element)) {
-          CAIRN_RETURN_IF_ERROR(ScoreValue(&element, path, language, scores));
+          CAIRN_RETURN_IF_ERROR(VisitValue(&element, path, language, visit));
         }
       }
       return Status::OK();

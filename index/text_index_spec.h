@@ -8,6 +8,7 @@
 // fields before or after the text fields) are refused for now. Immutable; thread-safe.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -46,14 +47,21 @@ class TextIndexSpec {
   // field in document with non-string type", Location17262 "language override unsupported: xx".
   Status ScoreDocument(BsonView doc, std::map<std::string, double>* scores) const;
 
+  // Calls visit(text, language, weight) for every string the index reads in `doc`, with the
+  // language its nearest language_override names: what scoring and $text's document checks
+  // (phrases, negations) share. Errors as ScoreDocument.
+  using IndexedStringVisitor =
+      std::function<void(std::string_view text, const TextLanguage& language, double weight)>;
+  Status ForEachIndexedString(BsonView doc, const IndexedStringVisitor& visit) const;
+
  private:
   // Whether `path` is weighted or leads to a weighted path (worth descending into).
   bool Weighted(std::string_view path, double* weight) const;
   bool LeadsToWeighted(std::string_view path) const;
-  Status ScoreObject(BsonView object, const std::string& prefix, const TextLanguage& language,
-                     std::map<std::string, double>* scores) const;
-  Status ScoreValue(const bson_iter_t* value, const std::string& path,
-                    const TextLanguage& language, std::map<std::string, double>* scores) const;
+  Status VisitObject(BsonView object, const std::string& prefix, const TextLanguage& language,
+                     const IndexedStringVisitor& visit) const;
+  Status VisitValue(const bson_iter_t* value, const std::string& path,
+                    const TextLanguage& language, const IndexedStringVisitor& visit) const;
   Result<TextLanguage> LanguageOf(BsonView object, const TextLanguage& inherited) const;
 
   std::map<std::string, double> weights_;

@@ -211,6 +211,13 @@ std::vector<std::string> SplitTextWords(std::string_view text, const TextLanguag
   return TokenizeText(text, language, options);
 }
 
+std::string FoldText(std::string_view text, const TextLanguage& language, bool case_sensitive,
+                     bool diacritic_sensitive) {
+  std::string out = case_sensitive ? std::string(text)
+                                   : FoldCase(text, language.name() == "turkish");
+  return diacritic_sensitive ? out : StripDiacritics(out);
+}
+
 void ScoreText(std::string_view text, const TextLanguage& language, double weight,
                std::map<std::string, double>* scores) {
   struct TermStats {

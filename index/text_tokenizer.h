@@ -50,6 +50,12 @@ std::vector<std::string> TokenizeText(std::string_view text, const TextLanguage&
 std::vector<std::string> SplitTextWords(std::string_view text, const TextLanguage& language,
                                         bool case_sensitive, bool diacritic_sensitive);
 
+// `text` case-folded (unless case_sensitive) and without diacritics (unless
+// diacritic_sensitive), whole: how $text compares a phrase with a document's string (MongoDB's
+// phrase matcher folds both sides, then looks for the phrase as a substring).
+std::string FoldText(std::string_view text, const TextLanguage& language, bool case_sensitive,
+                     bool diacritic_sensitive);
+
 // MongoDB's term scores for one string of a field of weight `weight`, added into *scores: a term
 // met n times among N terms of the string scores weight * (sum of 1/2^i, i < n) * (0.5 * n / N
 // + 0.5) (FTSSpec::_scoreStringV2).

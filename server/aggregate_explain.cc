@@ -8,8 +8,10 @@ namespace cairn::server {
 
 namespace {
 
-// {<stage>: <spec>} as given, with what the stage counted when it is a $lookup that ran.
-void AppendStage(bson_t* array, size_t position, BsonView stage, const query::LookupStats* counted) {
+// {<stage>: <spec>} as given, with what the stage counted when it is a $lookup that ran, or a
+// $group / $sort that ran (`spill`: MongoDB's usedDisk and spills).
+void AppendStage(bson_t* array, size_t position, BsonView stage, const query::LookupStats* counted,
+                 const query::SpillStats* spill) {
   std::string key = std::to_string(position);
   bson_t entry;
   bson_append_document_begin(array, key.c_str(), static_cast<int>(key.size()), &entry);
@@ -28,12 +30,43 @@ void AppendStage(bson_t* array, size_t position, BsonView stage, const query::Lo
     bson_append_array_end(&entry, &used);
     AppendUtf8(&entry, "strategy", counted->strategy);
   }
+  if (spill != nullptr) {
+    BSON_APPEND_BOOL(&entry, "usedDisk", spill->used_disk);
+    BSON_APPEND_INT64(&entry, "spills", spill->spills);
+  }
   bson_append_document_end(array, &entry);
 }
 
 bool IsLookup(BsonView stage) {
   bson_iter_t it;
   return stage.Init(&it) && bson_iter_next(&it) && IterKey(&it) == "$lookup";
+}
+
+std::string_view StageName(BsonView stage) {
+  bson_iter_t it;
+  return stage.Init(&it) && bson_iter_next(&it) ? IterKey(&it) : std::string_view();
+}
+
+// The spill counters of each stage (nullptr where there are none), when the top-level $group and
+// $sort stages match the counters in number and order (a stage that desugars into them, like
+// $sortByCount, adds counters no stage shows: then none are shown).
+std::vector<const query::SpillStats*> MatchSpillStats(const std::vector<BsonView>& stages,
+                                                      const query::PipelineStats* stats) {
+  std::vector<const query::SpillStats*> matched(stages.size(), nullptr);
+  if (stats == nullptr) return matched;
+  size_t next = 0;
+  for (size_t i = 0; i < stages.size(); ++i) {
+    std::string_view name = StageName(stages[i]);
+    if (name != "$group" && name != "$sort") continue;
+    if (next >= stats->spilling_stages.size() || stats->spilling_stages[next].stage != name) {
+      return std::vector<const query::SpillStats*>(stages.size(), nullptr);
+    }
+    matched[i] = &stats->spilling_stages[next++];
+  }
+  if (next != stats->spilling_stages.size()) {
+    return std::vector<const query::SpillStats*>(stages.size(), nullptr);
+  }
+  return matched;
 }
 
 }  // namespace
@@ -52,6 +85,8 @@ Status ExplainAggregate(CommandContext& ctx, const ExplainOptions& options,
   for (BsonView stage : stages) lookups += IsLookup(stage) ? 1 : 0;
   const bool annotate = executed && stats != nullptr && stats->lookups.size() == lookups;
   size_t next_lookup = 0;
+  const std::vector<const query::SpillStats*> spills =
+      MatchSpillStats(stages, executed ? stats : nullptr);
 
   bson_iter_t it;
   if (query.view().Find("explainVersion", &it)) AppendIter(reply, "explainVersion", &it);
@@ -67,7 +102,7 @@ Status ExplainAggregate(CommandContext& ctx, const ExplainOptions& options,
   for (size_t i = 0; i < stages.size(); ++i) {
     const query::LookupStats* counted = nullptr;
     if (annotate && IsLookup(stages[i])) counted = &stats->lookups[next_lookup++];
-    AppendStage(&array, i + 1, stages[i], counted);
+    AppendStage(&array, i + 1, stages[i], counted, spills[i]);
   }
   bson_append_array_end(reply, &array);
   // The rest of the find-shaped reply: command, serverInfo, serverParameters.

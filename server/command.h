@@ -9,6 +9,7 @@
 #include <bson/bson.h>
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,7 +21,9 @@
 namespace cairn::server {
 
 class ServerState;
+struct OpEntry;  // server/op_registry.h
 struct ExplainOptions;  // server/explain.h
+class ReplyBuffer;      // server/reply_buffer.h
 
 // One command as received: the OP_MSG body (or OP_QUERY query) plus kind-1 document sequences.
 // Views into the request frame: valid for the duration of the handler call only.
@@ -60,6 +63,9 @@ struct ConnectionInfo {
   // SessionCache: the same session is recorded again at most once a second.
   std::array<uint8_t, 16> last_session{};
   std::chrono::steady_clock::time_point last_session_touch{};
+  // This connection in the server's OpRegistry ($currentOp), set by its first command; the
+  // registry forgets the connection when this goes.
+  std::shared_ptr<OpEntry> op_entry;
 };
 
 struct CommandContext {
@@ -68,6 +74,9 @@ struct CommandContext {
   // Set when the explain command runs this handler: the handler parses its arguments as usual,
   // then answers with RunExplain (server/explain.h) instead of executing.
   const ExplainOptions* explain = nullptr;
+  // The reply being built (its body is the handler's `reply`), for a handler that sends a reply
+  // prepared earlier instead (getMore: ReplyBuffer::Adopt). Null where there is none.
+  ReplyBuffer* out = nullptr;
 };
 
 // A handler appends its reply fields (everything but "ok") to `reply`, or returns an error.

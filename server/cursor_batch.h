@@ -18,14 +18,20 @@ namespace cairn::server {
 inline constexpr int64_t kDefaultFirstBatchDocs = 101;
 
 // Appends `field` (firstBatch or nextBatch) with up to `max_docs` documents (0 = no count
-// limit: the batch then stops at 4 MiB, else at 16 MiB) to `cursor_doc`. Sets *exhausted when the stream has nothing more.
+// limit: the batch then stops at 1 MiB, else at 16 MiB) to `cursor_doc`. Sets *exhausted when the stream has nothing more.
 Status FillBatch(Cursor& cursor, bson_t* cursor_doc, const char* field, int64_t max_docs,
                  bool* exhausted);
 
-// Pulls up to one default batch (4 MiB) of documents from the cursor's stream into its buffer,
-// for the next getMore to return at once. The server calls it after sending a batch, while the
-// client consumes that batch, so reading the next one overlaps the client's work.
+// Reads the next default batch (1 MiB) while the client consumes the last one: the server calls
+// it after sending a batch. It builds the whole reply of a getMore without batchSize into
+// cursor.prepared, so that getMore sends it with no further work and no copy (ReplyBuffer::Adopt)
+// — the batch's reading and building leave the request's critical path. Cursors with a
+// projection get their documents buffered instead.
 void ReadAhead(Cursor& cursor);
+
+// Undoes a prepared reply that is not sent as is (the getMore has a batchSize, or came as
+// OP_QUERY): its documents go back to the front of the cursor's buffer, uncounted.
+void DropPreparedBatch(Cursor& cursor);
 
 // Appends {cursor: {<field>: [batch], id, ns}} to `reply`, filling the batch straight into the
 // reply (no intermediate copy). `max_docs` as FillBatch; `empty` sends an empty batch (batchSize

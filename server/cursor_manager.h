@@ -18,6 +18,7 @@
 #include "common/status.h"
 #include "query/projection/projection.h"
 #include "server/document_stream.h"
+#include "server/reply_buffer.h"
 
 namespace cairn::server {
 
@@ -33,6 +34,14 @@ struct Cursor {
   size_t buffered_offset = 0;
   bool stream_done = false;  // the stream ended during a read-ahead; its status is stream_status
   Status stream_status;
+  // The next getMore's whole reply, {cursor: {nextBatch, id, ns}, ok: 1}, built by a read-ahead
+  // when `prepared_ready` (ReadAhead in cursor_batch.h): a getMore without batchSize sends it as
+  // is. Its `prepared_docs` documents are already counted in `returned`. The buffer is kept, and
+  // swapped with the connection's reply buffer, so batches reuse memory.
+  std::unique_ptr<ReplyBuffer> prepared;
+  bool prepared_ready = false;
+  bool prepared_exhausted = false;  // the prepared reply ends the cursor (its id is 0)
+  int64_t prepared_docs = 0;
   int64_t returned = 0;            // documents returned so far
   int64_t limit = 0;               // the query's limit (0 = none): reaching it closes the cursor
   // A tailable cursor on a capped collection stays open when exhausted (tailable_cursor.h);

@@ -184,7 +184,7 @@ void RunCommand(ServerState& state, ConnectionInfo& connection, const CommandReq
                                                            " may only be run against the admin database."));
     return;
   }
-  CommandContext ctx{state, connection};
+  CommandContext ctx{state, connection, nullptr, out};
   // One pass over the generic fields the dispatcher reads: the write concern and the session.
   bson_iter_t it, write_concern, lsid;
   bool has_write_concern = false, has_lsid = false;
@@ -203,13 +203,17 @@ void RunCommand(ServerState& state, ConnectionInfo& connection, const CommandReq
   if (has_lsid) RecordSession(state, connection, &lsid);
   // A bad write concern fails the command before it runs, as in mongod.
   Result<WriteConcern> concern = ParseWriteConcern(has_write_concern ? &write_concern : nullptr);
-  Status status = concern.ok() ? def->handler(ctx, request, out->body()) : concern.status();
+  Status status = concern.status();
+  if (concern.ok()) {
+    OpScope op(state.ops(), connection, request);  // what $currentOp reports as running
+    status = def->handler(ctx, request, out->body());
+  }
   if (status.ok() && concern->sync) status = state.engine().SyncWal();
   if (!status.ok()) {
     AppendErrorFields(out->Restart(), status);  // a partial reply is discarded
     return;
   }
-  BSON_APPEND_DOUBLE(out->body(), "ok", 1.0);
+  if (!out->complete()) BSON_APPEND_DOUBLE(out->body(), "ok", 1.0);  // an adopted reply has it
 }
 
 DispatchAction Dispatch(ServerState& state, ConnectionInfo& connection,

@@ -36,13 +36,18 @@ class CountingStream final : public DocumentStream {
 };
 
 int64_t KeysExamined(const PlanNode& node) {
-  if (node.stage == "IXSCAN") return node.scan.keys_examined;
+  if (node.stage == "IXSCAN" || node.stage == "COUNT_SCAN" || node.stage == "DISTINCT_SCAN") {
+    return node.scan.keys_examined;
+  }
   if (node.stage == "IDHACK") return node.docs_examined;  // one key per document found
   return 0;
 }
 
 int64_t DocsExamined(const PlanNode& node) {
-  if (node.is_fetch && node.input) return node.input->scan.docs_examined;
+  // A covered IXSCAN counts the documents it had to read for a type its keys lost.
+  if (node.is_fetch || node.stage == "IXSCAN" || node.stage == "DISTINCT_SCAN") {
+    return node.scan.docs_examined;
+  }
   if (node.stage == "COLLSCAN" || node.stage == "IDHACK") return node.docs_examined;
   return 0;
 }
@@ -51,11 +56,14 @@ void Totals(const PlanNode* node, int64_t* keys, int64_t* docs) {
   for (; node != nullptr; node = node->input.get()) {
     *keys += KeysExamined(*node);
     *docs += DocsExamined(*node);
+    for (const std::unique_ptr<PlanNode>& branch : node->inputs) Totals(branch.get(), keys, docs);
   }
 }
 
 int64_t Returned(const PlanNode& node) {
-  return node.stage == "IXSCAN" ? node.scan.keys_returned : node.n_returned;
+  const bool scan = node.stage == "IXSCAN" || node.stage == "COUNT_SCAN" ||
+                    node.stage == "DISTINCT_SCAN" || node.stage == "OR";
+  return scan ? node.scan.keys_returned : node.n_returned;
 }
 
 // One stage as queryPlanner (exec = false) or executionStages (exec = true) prints it.
@@ -93,6 +101,11 @@ void AppendNode(bson_t* out, const char* key, const PlanNode& node, bool exec, i
       BSON_APPEND_INT32(&doc, "seeks", static_cast<int32_t>(node.scan.seeks));
       BSON_APPEND_INT32(&doc, "dupsTested", static_cast<int32_t>(node.scan.dups_tested));
       BSON_APPEND_INT32(&doc, "dupsDropped", static_cast<int32_t>(node.scan.dups_dropped));
+    } else if (node.stage == "COUNT_SCAN" || node.stage == "DISTINCT_SCAN") {
+      BSON_APPEND_INT32(&doc, "keysExamined", static_cast<int32_t>(node.scan.keys_examined));
+    } else if (node.stage == "OR") {
+      BSON_APPEND_INT32(&doc, "dupsTested", static_cast<int32_t>(node.scan.dups_tested));
+      BSON_APPEND_INT32(&doc, "dupsDropped", static_cast<int32_t>(node.scan.dups_dropped));
     } else if (node.is_fetch) {
       BSON_APPEND_INT32(&doc, "docsExamined", static_cast<int32_t>(DocsExamined(node)));
       BSON_APPEND_INT32(&doc, "alreadyHasObj", 0);
@@ -104,6 +117,15 @@ void AppendNode(bson_t* out, const char* key, const PlanNode& node, bool exec, i
     }
   }
   if (node.input) AppendNode(&doc, "inputStage", *node.input, exec, millis);
+  if (!node.inputs.empty()) {
+    bson_t stages;
+    BSON_APPEND_ARRAY_BEGIN(&doc, "inputStages", &stages);
+    for (size_t i = 0; i < node.inputs.size(); ++i) {
+      std::string index = std::to_string(i);
+      AppendNode(&stages, index.c_str(), *node.inputs[i], exec, millis);
+    }
+    bson_append_array_end(&doc, &stages);
+  }
   bson_append_document_end(out, &doc);
 }
 
@@ -179,13 +201,17 @@ Status RunExplain(CommandContext& ctx, const ExplainOptions& options, const Expl
   if (target.fast_count) {
     explain.winning = MakePlanNode("RECORD_STORE_FAST_COUNT", nullptr);
   } else {
-    stream = BuildQueryStream(ctx.state.engine(), target.collection, *target.query,
+    // find's projection goes to the planner, which may answer it from an index (covered).
+    QuerySpec query = *target.query;
+    query.projection = target.projection;
+    stream = BuildQueryStream(ctx.state.engine(), target.collection, query,
                               &ctx.state.id_cache(), &explain);
     CAIRN_RETURN_IF_ERROR(stream->status());  // planning errors (an unknown hint)
   }
   std::unique_ptr<PlanNode> plan = std::move(explain.winning);
   if (!target.projection.empty()) {
-    plan = MakePlanNode(ProjectionStage(target.projection), std::move(plan));
+    plan = MakePlanNode(explain.covered ? "PROJECTION_COVERED" : ProjectionStage(target.projection),
+                        std::move(plan));
     bson_t transform = target.projection.AsBson();
     BSON_APPEND_DOCUMENT(plan->fields.get(), "transformBy", &transform);
   }

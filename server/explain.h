@@ -38,14 +38,17 @@ struct PlanNode {
   BsonDoc fields;                   // queryPlanner fields after "stage" (filter first, if any)
   BsonDoc exec_fields;              // fields only executionStages shows (nCounted, nMatched...)
   std::unique_ptr<PlanNode> input;  // inputStage
+  std::vector<std::unique_ptr<PlanNode>> inputs;  // inputStages (OR)
   // Execution counters (filled while the query runs):
   int64_t n_returned = 0;
-  IndexScanCounters scan;  // IXSCAN (keys, seeks, dups) and the FETCH above it (documents)
+  // IXSCAN/COUNT_SCAN: keys, seeks, dups (and documents a covered scan had to read); FETCH:
+  // documents; OR: dups and RecordIds passed on.
+  IndexScanCounters scan;
   int64_t docs_examined = 0;  // COLLSCAN, IDHACK
   int64_t keys_examined = 0;  // IDHACK
   bool reports_keys = false;  // IXSCAN / IDHACK report keysExamined
   bool reports_docs = false;  // COLLSCAN / FETCH / IDHACK report docsExamined
-  bool is_fetch = false;      // FETCH reads scan counters of its IXSCAN input
+  bool is_fetch = false;      // FETCH: documents read are in `scan`
 };
 
 // The plans BuildQueryStream considered, recorded when it is given a QueryExplain.
@@ -54,6 +57,7 @@ struct QueryExplain {
   std::vector<std::unique_ptr<PlanNode>> rejected;
   BsonDoc parsed_query;
   bool count_execution = false;  // wrap streams to count (executionStats verbosities)
+  bool covered = false;          // the index keys answer the projection (PROJECTION_COVERED)
 };
 
 // The query a command would run, for RunExplain.

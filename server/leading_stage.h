@@ -4,12 +4,19 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <bson/bson.h>
 
 #include "common/bson_doc.h"
 
 namespace cairn::server {
+
+// What such a stage yields: its documents, and the stages after it (renumbered) that run on them.
+struct LeadingStageSource {
+  std::vector<BsonDoc> documents;
+  BsonDoc rest;
+};
 
 // When `pipeline`'s first stage is {<name>: <spec>}, positions *spec on its argument and
 // *stages on that first stage (so RestOfPipeline reads what follows) and returns true.

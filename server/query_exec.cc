@@ -12,6 +12,7 @@
 #include "server/query_planner.h"
 #include "server/reply.h"
 #include "server/sort_stream.h"
+#include "server/text_search.h"
 
 namespace cairn::server {
 
@@ -252,7 +253,20 @@ std::unique_ptr<DocumentStream> BuildQueryStream(const storage::Engine& engine,
   std::unique_ptr<PlanNode> plan;  // what explain prints (explain only)
   bool sorted = false;
   bson_iter_t id;
-  if (spec.hint.empty() && spec.matcher->IdEquality(&id)) {
+  Result<const query::TextMatchExpression*> text = query::FindTextClause(spec.matcher->root());
+  if (!text.ok()) return std::make_unique<ErrorStream>(text.status());
+  const bool text_score_sort = spec.sort && spec.sort->needs_text_score();
+  if (text_score_sort && *text == nullptr) {
+    return std::make_unique<ErrorStream>(
+        Status(ErrorCode::kLocation40218,
+               "query requires text score metadata, but it is not available"));
+  }
+  if (*text != nullptr) {  // $text: the text index decides (server/text_search.h)
+    auto searched = MakeTextSearchStream(engine, collection, **text, spec, explain, &plan);
+    if (!searched.ok()) return std::make_unique<ErrorStream>(searched.status());
+    stream = text_score_sort ? WithTextScoreField(std::move(searched).value())
+                             : std::move(searched).value();
+  } else if (spec.hint.empty() && spec.matcher->IdEquality(&id)) {
     stream = std::make_unique<IdLookupStream>(engine, *collection, spec.matcher, &id, id_cache);
     if (explain != nullptr) {
       plan = MakePlanNode("IDHACK", nullptr);
@@ -281,20 +295,29 @@ std::unique_ptr<DocumentStream> BuildQueryStream(const storage::Engine& engine,
   if (count && plan && plan->stage != "FETCH") stream = CountInto(std::move(stream), plan.get());
   if (spec.sort && !spec.sort->empty() && !sorted) {
     int64_t keep = spec.limit > 0 ? spec.skip + spec.limit : 0;
-    stream = MakeSortStream(std::move(stream), spec.sort, keep, spec.spill_dir);
+    stream = MakeSortStream(std::move(stream), spec.sort, keep, spec.spill_dir,
+                            spec.max_sort_memory_bytes);
     if (explain != nullptr) {
       plan = MakePlanNode("SORT", std::move(plan));
       BsonDoc pattern;
       for (const query::SortPattern::Key& key : spec.sort->keys()) {
+        if (key.text_score) {
+          bson_t meta;
+          BSON_APPEND_DOCUMENT_BEGIN(pattern.get(), key.path.c_str(), &meta);
+          BSON_APPEND_UTF8(&meta, "$meta", "textScore");
+          bson_append_document_end(pattern.get(), &meta);
+          continue;
+        }
         BSON_APPEND_INT32(pattern.get(), key.path.c_str(), key.descending ? -1 : 1);
       }
       BSON_APPEND_DOCUMENT(plan->fields.get(), "sortPattern", pattern.get());
-      AppendCount(plan->fields.get(), "memLimit", kMaxBlockingSortBytes);
+      AppendCount(plan->fields.get(), "memLimit", spec.max_sort_memory_bytes);
       if (keep > 0) AppendCount(plan->fields.get(), "limitAmount", keep);
       AppendUtf8(plan->fields.get(), "type", "simple");
       if (count) stream = CountInto(std::move(stream), plan.get());
     }
   }
+  if (text_score_sort) stream = WithoutTextScoreField(std::move(stream));
   if (spec.skip > 0 || spec.limit > 0) {
     // One stream does both, except under a counted explain: a stream (and a stage) each.
     if (!count) {

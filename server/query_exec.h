@@ -39,7 +39,22 @@ struct QuerySpec {
   // Where a blocking sort past 100 MB spills (allowDiskUse, default true as in MongoDB 7.0);
   // empty: it fails with QueryExceededMemoryLimitNoDiskUseAllowed 292 instead.
   std::string spill_dir;
+  // Bytes that blocking sort may hold before it spills or fails
+  // (internalQueryMaxBlockingSortMemoryUsageBytes). Default: 100 MB.
+  int64_t max_sort_memory_bytes = 100 * 1024 * 1024;
   QueryHint hint;
+  // Planner extras (server/query_planner.h). find's projection (views the command's bytes; {} =
+  // none): when one index holds every field it returns and its bounds answer the filter, the
+  // scan builds the documents from the keys (covered, explain PROJECTION_COVERED).
+  BsonView projection;
+  // count: only how many documents match is needed (COUNT_SCAN when the bounds answer the filter).
+  bool count_only = false;
+  // distinct: the field whose values are asked (views the command's bytes; empty = not
+  // distinct). An index led by it may return one document per value (DISTINCT_SCAN).
+  std::string_view distinct_key;
+  // find's min/max (views; {} = none): bound the hinted index's scan to [min, max).
+  BsonView min;
+  BsonView max;
 };
 
 // Reads a command's "hint" value into spec->hint: a name, a key pattern, or {$natural: ±1}

@@ -1,8 +1,12 @@
 // The access path of a query: resolves the hint, asks the planner (index/planner.h) which index
-// to scan, builds that scan (server/index_scan.h), and records the plans for explain. A plan made
-// from a catalog handle older than the scan's snapshot is made again when an index's multikey
-// paths changed meanwhile (bounds intersected on a field that just became multikey would miss
-// documents). Used by BuildQueryStream only.
+// to scan, builds that scan (server/index_scan.h), and records the plans for explain. Beyond one
+// index scan + FETCH: an OR plan (index/or_plan.h) when a $or's branches each use an index, a
+// covered scan for find's projection and a count-only scan (COUNT_SCAN) for count when the bounds
+// answer the whole filter (index/plan_analysis.h), and find's min/max on the hinted index
+// (index/min_max_bounds.h: errors 51173-51176). A plan made from a catalog handle older than the
+// scan's snapshot is made again when an index's multikey paths changed meanwhile (bounds
+// intersected on a field that just became multikey would miss documents). Used by
+// BuildQueryStream only.
 #pragma once
 
 #include <memory>

@@ -2,6 +2,7 @@
 #include "server/reply_buffer.h"
 
 #include <cstring>
+#include <utility>
 
 namespace cairn::server {
 
@@ -22,6 +23,7 @@ bson_t* ReplyBuffer::Begin(size_t prefix_bytes) {
   Reserve(prefix_bytes + 5);
   prefix_ = prefix_bytes;
   size_ = 0;
+  complete_ = false;
   // The writer reallocates buffer_/capacity_ through bson_realloc_ctx as the body grows.
   writer_ = bson_writer_new(&buffer_, &capacity_, prefix_bytes, bson_realloc_ctx, nullptr);
   bson_writer_begin(writer_, &body_);
@@ -35,11 +37,29 @@ bson_t* ReplyBuffer::Restart() {
 }
 
 void ReplyBuffer::End() {
+  if (complete_) return;
   bson_writer_end(writer_);
   size_ = bson_writer_get_length(writer_);  // includes the prefix offset
   bson_writer_destroy(writer_);
   writer_ = nullptr;
   body_ = nullptr;
+}
+
+bool ReplyBuffer::Adopt(ReplyBuffer& prepared) {
+  if (writer_ == nullptr || prepared.writer_ != nullptr || prepared.size_ == 0 ||
+      prepared.prefix_ != prefix_) {
+    return false;
+  }
+  // The open writer points at this buffer's memory: close it before the memory changes hands.
+  bson_writer_destroy(writer_);
+  writer_ = nullptr;
+  body_ = nullptr;
+  std::swap(buffer_, prepared.buffer_);
+  std::swap(capacity_, prepared.capacity_);
+  size_ = prepared.size_;
+  prepared.size_ = 0;
+  complete_ = true;
+  return true;
 }
 
 void ReplyBuffer::Append(const void* bytes, size_t length) {
@@ -55,6 +75,7 @@ void ReplyBuffer::Reset(size_t keep_bytes) {
     body_ = nullptr;
   }
   size_ = 0;
+  complete_ = false;
   if (capacity_ > keep_bytes) {
     bson_free(buffer_);
     buffer_ = nullptr;

@@ -31,12 +31,21 @@ class ReplyBuffer {
   bson_t* Restart();
   // The body being built (between Begin and End).
   bson_t* body() { return body_; }
-  // Closes the body; afterwards data()/size() cover prefix + body.
+  // Closes the body (nothing to do once complete()); afterwards data()/size() cover prefix + body.
   void End();
+  // Takes over `prepared`'s finished reply (built with the same prefix, Begin..End) in place of
+  // the body this buffer has open, which must still be empty; `prepared` gets this buffer's
+  // memory to reuse. False (and nothing changes) when the prefixes differ. Afterwards the body
+  // is complete(): body() is null and End() does nothing. (A getMore sends the batch its cursor
+  // read ahead this way, with no copy: cursor_batch.h.)
+  bool Adopt(ReplyBuffer& prepared);
+  // Whether the body is a finished one taken over by Adopt (nothing more may be appended).
+  bool complete() const { return complete_; }
   // Appends raw bytes after the body (the OP_MSG checksum).
   void Append(const void* bytes, size_t length);
 
   uint8_t* data() { return buffer_; }
+  const uint8_t* data() const { return buffer_; }
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   // Forgets the current reply; keeps the memory unless it grew beyond `keep_bytes`.
@@ -51,6 +60,7 @@ class ReplyBuffer {
   size_t prefix_ = 0;
   bson_writer_t* writer_ = nullptr;
   bson_t* body_ = nullptr;
+  bool complete_ = false;
 };
 
 }  // namespace cairn::server

@@ -23,6 +23,12 @@ struct ParameterDef {
 
 // Sorted by name.
 const ParameterDef kParameters[] = {
+    {"internalDocumentSourceGroupMaxMemoryBytes", ParameterType::kInt, nullptr,
+     &ServerParameters::internal_document_source_group_max_memory_bytes, 0},
+    {"internalQueryCollectionMaxDataSizeBytesToChooseHashJoin", ParameterType::kInt, nullptr,
+     &ServerParameters::internal_query_collection_max_data_size_bytes_to_choose_hash_join, 0},
+    {"internalQueryMaxBlockingSortMemoryUsageBytes", ParameterType::kInt, nullptr,
+     &ServerParameters::internal_query_max_blocking_sort_memory_usage_bytes, -1},
     {"ttlMonitorEnabled", ParameterType::kBool, &ServerParameters::ttl_monitor_enabled, nullptr},
     {"ttlMonitorSleepSecs", ParameterType::kInt, nullptr, &ServerParameters::ttl_monitor_sleep_secs,
      0},

@@ -12,6 +12,7 @@
 #include "server/capped_registry.h"
 #include "server/cursor_manager.h"
 #include "server/id_cache.h"
+#include "server/op_registry.h"
 #include "server/options.h"
 #include "server/session_cache.h"
 #include "server/server_parameters.h"
@@ -35,6 +36,8 @@ class ServerState {
   OpCounters& opcounters() { return opcounters_; }
   IdCache& id_cache() { return id_cache_; }
   SessionCache& sessions() { return sessions_; }
+  // The connections and their running commands ($currentOp, currentOp).
+  OpRegistry& ops() { return ops_; }
   // Capped collections' oldest-record hints and insert notifications (tailable awaitData).
   CappedRegistry& capped() { return capped_; }
   // setParameter/getParameter values (--setParameter applied at construction).
@@ -63,6 +66,7 @@ class ServerState {
   OpCounters opcounters_;
   IdCache id_cache_;
   SessionCache sessions_;
+  OpRegistry ops_;
   CappedRegistry capped_;
   ServerParameters parameters_;
   std::mutex locks_mu_;

@@ -16,6 +16,7 @@
 
 #include "common/bson_doc.h"
 #include "common/status.h"
+#include "server/leading_stage.h"
 
 namespace cairn::server {
 
@@ -49,10 +50,7 @@ class SessionCache {
 // nullopt when the pipeline does not start with it; otherwise the sessions and the remaining
 // stages (renumbered). Errors as MongoDB: not admin with {aggregate: 1} → InvalidNamespace 73,
 // a non-object spec → TypeMismatch, an unknown field → 40415.
-struct LocalSessionsSource {
-  std::vector<BsonDoc> documents;
-  BsonDoc rest;
-};
+using LocalSessionsSource = LeadingStageSource;
 Result<std::optional<LocalSessionsSource>> TakeLeadingListLocalSessions(SessionCache& cache,
                                                                         std::string_view db,
                                                                         BsonView pipeline);

@@ -19,7 +19,8 @@ namespace cairn::server {
 inline constexpr int64_t kMaxBlockingSortBytes = 100 * 1024 * 1024;
 
 // `keep` > 0: only the first `keep` documents are wanted (skip + limit). `spill_dir` empty: no
-// disk use. `memory_limit` is for tests (kMaxBlockingSortBytes otherwise).
+// disk use. `memory_limit`: internalQueryMaxBlockingSortMemoryUsageBytes (QuerySpec's
+// max_sort_memory_bytes). The full sort and its runs are query::ExternalSorter's.
 std::unique_ptr<DocumentStream> MakeSortStream(std::unique_ptr<DocumentStream> child,
                                                std::shared_ptr<const query::SortPattern> sort,
                                                int64_t keep, std::string spill_dir,

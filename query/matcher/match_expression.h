@@ -50,6 +50,7 @@ enum class MatchKind {
   kBitsAnyClear,
   kJsonSchema,
   kExpr,  // ops/expr.cc
+  kText,  // ops/text.cc (text_expression.h)
 };
 
 class MatchExpression {

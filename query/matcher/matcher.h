@@ -5,10 +5,11 @@
 //
 // Supported: implicit equality, $eq $ne $gt $gte $lt $lte $in $nin $and $or $nor $not $exists
 // $elemMatch $size $all $type $mod $regex (PCRE2) $bitsAllSet $bitsAllClear $bitsAnySet
-// $bitsAnyClear $jsonSchema $comment; $where is refused as a mongod without JavaScript refuses
-// it. Each operator family lives in its own file under matcher/ops/ ($jsonSchema in
-// matcher/json_schema/). Unknown operators answer BadValue "unknown operator: $foo"; a known
-// operator not implemented ($text, geo, ...) answers BadValue naming it.
+// $bitsAnyClear $jsonSchema $comment, and $text (parsed here, answered by the server's text-index
+// search: a TextMatchExpression, text_expression.h); $where is refused as a mongod without
+// JavaScript refuses it. Each operator family lives in its own file under matcher/ops/
+// ($jsonSchema in matcher/json_schema/). Unknown operators answer BadValue "unknown operator:
+// $foo"; a known operator not implemented (geo, ...) answers BadValue naming it.
 //
 // A Matcher owns a copy of its filter, so it may outlive the request buffer (cursors keep it
 // across getMore). Immutable after Parse; Matches() is thread-safe.

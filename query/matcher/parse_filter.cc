@@ -53,7 +53,7 @@ constexpr PathlessOperator kPathlessOperators[] = {
     {"$or", ParseOr, false},
     {"$ref", ParseDbRefField, false},
     {"$sampleRate", nullptr, true},
-    {"$text", nullptr, true},
+    {"$text", ParseText, true},
     {"$where", ParseWhere, true},
 };
 

@@ -97,6 +97,9 @@ Result<MatchExpressionPtr> ParseAlwaysTrue(const bson_iter_t* op, ParseLevel lev
 Result<MatchExpressionPtr> ParseAlwaysFalse(const bson_iter_t* op, ParseLevel level);
 Result<MatchExpressionPtr> ParseNot(const OperatorArgs& args);
 
+// ---- ops/text.cc ----
+Result<MatchExpressionPtr> ParseText(const bson_iter_t* op, ParseLevel level);
+
 // ---- ops/elem_match.cc, size.cc, all.cc, type.cc, mod.cc ----
 Result<MatchExpressionPtr> ParseElemMatch(const OperatorArgs& args);
 Result<MatchExpressionPtr> ParseSize(const OperatorArgs& args);

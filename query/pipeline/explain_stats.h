@@ -20,8 +20,18 @@ struct LookupStats {
   int64_t n_returned = 0;             // documents the stage produced
 };
 
+// What a top-level $group or $sort did past its memory budget (MongoDB's usedDisk, spills).
+struct SpillStats {
+  std::string stage;  // "$group" or "$sort"
+  bool used_disk = false;
+  int64_t spills = 0;  // sorted runs written
+};
+
 struct PipelineStats {
   std::deque<LookupStats> lookups;  // one per top-level $lookup, in pipeline order
+  // One per top-level $group / $sort, in the order they were parsed (desugared stages add
+  // theirs too, so a reader matches them to the stages by name).
+  std::deque<SpillStats> spilling_stages;
 };
 
 }  // namespace cairn::query

@@ -4,6 +4,7 @@
 #include "query/pipeline/pipeline.h"
 
 #include "query/matcher/matcher.h"
+#include "query/matcher/text_expression.h"
 #include "query/pipeline/stage.h"
 #include "query/pipeline/stage_registry.h"
 
@@ -12,13 +13,22 @@ namespace cairn::query {
 namespace {
 
 // The position rules of MongoDB's Pipeline::validateCommon: a writing stage ($out, $merge) only
-// last (40601); a source stage ($documents) only first (40602).
+// last (40601); a source stage ($documents) only first (40602); $text only in the first
+// $match (17313).
 Status CheckStagePositions(const StageList& stages) {
   for (size_t i = 0; i < stages.size(); ++i) {
     std::string_view name = stages[i]->name();
     if ((name == "$out" || name == "$merge") && i + 1 != stages.size()) {
       return Status(ErrorCode::kLocation40601,
                     std::string(name) + " can only be the final stage in the pipeline");
+    }
+    // Only a leading $match runs as the collection's query, where the text index answers $text.
+    if (i != 0 && stages[i]->matcher() != nullptr) {
+      Result<const TextMatchExpression*> text = FindTextClause(stages[i]->matcher()->root());
+      if (!text.ok() || *text != nullptr) {
+        return Status(ErrorCode::kLocation17313,
+                      "$match with $text is only allowed as the first pipeline stage");
+      }
     }
     if (name == "$documents" && i != 0) {
       return Status(ErrorCode::kLocation40602,

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "common/bson_doc.h"
@@ -30,11 +31,24 @@ struct PipelineOptions {
   // Default: none (no variables; $$NOW taken when the pipeline is parsed).
   std::shared_ptr<const ExpressionContext> expression_context;
 
-  // Bytes a blocking stage ($sort, $group) may hold before it fails with
-  // QueryExceededMemoryLimitNoDiskUseAllowed (292); spilling to disk comes later.
-  // Default: 100 MB (MongoDB's internalQueryMaxBlockingSortMemoryUsageBytes and
-  // internalDocumentSourceGroupMaxMemoryBytes).
+  // Bytes the blocking stages that do not spill ($bucketAuto, $facet, $sample, ...) may hold
+  // before they fail with QueryExceededMemoryLimitNoDiskUseAllowed (292).
+  // Default: 100 MB.
   int64_t max_memory_bytes = 100 * 1024 * 1024;
+
+  // Spilling ($sort, $group): allowDiskUse (default true, MongoDB's allowDiskUseByDefault); where
+  // sorted runs go (the server passes <dbpath>/_tmp; empty: the system's temporary directory);
+  // the budgets past which they spill (internalQueryMaxBlockingSortMemoryUsageBytes,
+  // internalDocumentSourceGroupMaxMemoryBytes; default 100 MB each).
+  bool allow_disk_use = true;
+  std::string spill_dir;
+  int64_t sort_max_memory_bytes = 100 * 1024 * 1024;
+  int64_t group_max_memory_bytes = 100 * 1024 * 1024;
+
+  // The foreign data $lookup may read into a HashJoin's table; past it, a foreign collection
+  // without a usable index is joined by NestedLoopJoin
+  // (internalQueryCollectionMaxDataSizeBytesToChooseHashJoin). Default: 100 MB.
+  int64_t hash_join_max_bytes = 100 * 1024 * 1024;
 
   // Where $out and $merge write (the server's implementation). Default: none — a writing stage
   // then fails when it runs.

@@ -20,6 +20,7 @@
 #include "common/field_path.h"
 #include "query/expression/expression.h"
 #include "query/matcher/matcher.h"
+#include "query/matcher/text_expression.h"
 #include "query/pipeline/computed_fields.h"
 
 namespace cairn::query {
@@ -327,6 +328,26 @@ class ElemMatchExpression final : public Expression {
   std::shared_ptr<const Matcher> matcher_;
 };
 
+// find()'s {field: {$meta: "textScore"}}: the score the query's $text search gives $$ROOT.
+class TextScoreExpression final : public Expression {
+ public:
+  TextScoreExpression(const TextMatchExpression* text, std::shared_ptr<const Matcher> matcher)
+      : text_(text), matcher_(std::move(matcher)) {}
+
+  Result<Value> Evaluate(Variables* vars) const override {
+    std::shared_ptr<const TextScorer> scorer = text_->scorer();
+    if (scorer == nullptr) {
+      return Status(ErrorCode::kLocation40218,
+                    "query requires text score metadata, but it is not available");
+    }
+    return Value::Double(scorer->Score(vars->root().document()));
+  }
+
+ private:
+  const TextMatchExpression* text_;  // in *matcher_
+  std::shared_ptr<const Matcher> matcher_;
+};
+
 Status ParseElement(ProjectionParse* ctx, const bson_iter_t* elem, Node* parent, bool at_root,
                     const std::string& parent_path);
 
@@ -359,6 +380,19 @@ Status ParseExpressionField(ProjectionParse* ctx, std::string_view name, BsonVie
   sub.Init(&first);
   bson_iter_next(&first);
   if (IterKey(&first) == "$meta") {
+    // textScore in find: a computed field that leaves the projection's kind as the rest sets it.
+    const TextMatchExpression* text = nullptr;
+    if (ctx->find && ctx->query != nullptr && BSON_ITER_HOLDS_UTF8(&first) &&
+        IterUtf8(&first) == "textScore" && sub.CountKeys() == 1) {
+      Result<const TextMatchExpression*> found = FindTextClause(ctx->query->root());
+      if (found.ok()) text = *found;
+      if (text == nullptr) {
+        return Status(ErrorCode::kLocation40218,
+                      "query requires text score metadata, but it is not available");
+      }
+      return AddComputed(ctx, parent, parent_path, name,
+                         std::make_unique<TextScoreExpression>(text, ctx->query));
+    }
     return NotSupported("The $meta projection operator (field '" + std::string(name) + "')");
   }
   if (ctx->type == Type::kExclusion) {

@@ -8,6 +8,7 @@
 // Compare() walks the documents with bson_iter and allocates nothing.
 #include "query/sort/sort_pattern.h"
 
+#include <algorithm>
 #include <string>
 
 #include "common/bson_compare.h"
@@ -42,14 +43,16 @@ Status ValidateFieldPath(std::string_view path) {
   return Status::OK();
 }
 
-// {$meta: ...} values: MongoDB's names; sorting by them needs metadata Cairn does not have yet.
+// {$meta: ...} values: MongoDB's names; sorting by them (but textScore) needs metadata Cairn
+// does not have yet.
 constexpr std::string_view kMetaNames[] = {
     "textScore",   "randVal",     "searchScore",        "searchHighlights", "geoNearDistance",
     "geoNearPoint", "recordId",   "indexKey",           "sortKey",          "searchScoreDetails",
     "searchSequenceToken", "vectorSearchScore",
 };
 
-Status ParseMetaKey(const bson_iter_t* value) {
+// Checks a {$meta: ...} sort value; *text_score true for {$meta: "textScore"}.
+Status ParseMetaKey(const bson_iter_t* value, bool* text_score) {
   bson_iter_t it;
   BsonView meta = IterDocument(value);
   bool has_first = meta.Init(&it) && bson_iter_next(&it);
@@ -65,6 +68,8 @@ Status ParseMetaKey(const bson_iter_t* value) {
     return Status(ErrorCode::kLocation17307, "$meta only supports string arguments");
   }
   std::string_view name = IterUtf8(&it);
+  *text_score = name == "textScore";
+  if (*text_score) return Status::OK();
   for (std::string_view known : kMetaNames) {
     if (known == name) {
       return Status(ErrorCode::kBadValue,
@@ -212,7 +217,12 @@ Result<SortPattern> SortPattern::Parse(BsonView spec,
   while (bson_iter_next(&it)) {
     std::string_view key = IterKey(&it);
     if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
-      CAIRN_RETURN_IF_ERROR(ParseMetaKey(&it));
+      bool text_score = false;
+      CAIRN_RETURN_IF_ERROR(ParseMetaKey(&it, &text_score));
+      if (text_score) {
+        pattern.keys_.push_back(Key{std::string(key), true, true});
+        continue;
+      }
     }
     if (!IterIsNumber(&it)) {
       return Status(ErrorCode::kLocation15974,
@@ -231,11 +241,16 @@ Result<SortPattern> SortPattern::Parse(BsonView spec,
   return pattern;
 }
 
+bool SortPattern::needs_text_score() const {
+  return std::any_of(keys_.begin(), keys_.end(), [](const Key& key) { return key.text_score; });
+}
+
 int SortPattern::Compare(BsonView a, BsonView b) const {
   for (const Key& key : keys_) {
     Picker pa(key.descending, collator_.get()), pb(key.descending, collator_.get());
-    WalkDocument(a, key.path, &pa);
-    WalkDocument(b, key.path, &pb);
+    const std::string_view path = key.text_score ? kTextScoreField : std::string_view(key.path);
+    WalkDocument(a, path, &pa);
+    WalkDocument(b, path, &pb);
     int c = CompareValues(pa.best(), pb.best(), collator_.get());
     if (c != 0) return key.descending ? -c : c;
   }

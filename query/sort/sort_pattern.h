@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/bson_doc.h"
@@ -31,10 +32,20 @@ class SortPattern {
   int Compare(BsonView a, BsonView b) const;
 
   struct Key {
-    std::string path;  // dotted
+    std::string path;  // dotted; for a textScore key, the field name the user gave
     bool descending = false;
+    // {path: {$meta: "textScore"}}: by the $text score, highest first. Documents carry the score
+    // in kTextScoreField while they are sorted (server/text_search.h adds and removes it).
+    bool text_score = false;
   };
   const std::vector<Key>& keys() const { return keys_; }
+  // True when a key sorts by {$meta: "textScore"} (only a find with $text can: the pipeline's
+  // $sort refuses it).
+  bool needs_text_score() const;
+
+  // The field that holds a document's textScore while a textScore sort orders it: a name no
+  // stored document uses (field names beginning with '$' are reserved by MongoDB).
+  static constexpr std::string_view kTextScoreField = "$__textScore";
 
  private:
   std::vector<Key> keys_;

@@ -19,7 +19,9 @@
 #include "server/collection_stats.h"
 #include "server/commands/aggregate_foreign.h"
 #include "server/commands/aggregate_output.h"
+#include "server/commands/aggregate_memory.h"
 #include "server/commands/command_args.h"
+#include "server/current_op.h"
 #include "server/cursor_batch.h"
 #include "server/namespace.h"
 #include "server/query_exec.h"
@@ -149,6 +151,8 @@ Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_
                                              args.GetBool("bypassDocumentValidation", false));
   // What $lookup reads.
   options.foreign = MakeForeignCollections(ctx.state, std::string(request.db));
+  // Where and past what $sort and $group spill.
+  SetMemoryOptions(ctx.state, args.GetBool("allowDiskUse", true), &options);
   // Explain at the executionStats verbosities runs the pipeline (never one that writes) and
   // shows what its stages counted.
   std::string_view final_stage = StageNameAt(IterDocument(&pipeline_it), /*last=*/true);
@@ -159,7 +163,12 @@ Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_
   // A leading $collStats makes the one document the other stages read (collection_stats.h).
   std::optional<CollStatsSource> coll_stats;
   std::optional<LocalSessionsSource> local_sessions;
-  if (collectionless) {
+  // A $currentOp: the server's operations (current_op.h), fed to the rest like local sessions.
+  CAIRN_ASSIGN_OR_RETURN(local_sessions, TakeLeadingCurrentOp(ctx.state, request.db, collectionless,
+                                                              IterDocument(&pipeline_it)));
+  if (local_sessions) {
+    // answered by $currentOp
+  } else if (collectionless) {
     CAIRN_ASSIGN_OR_RETURN(local_sessions,
                            TakeLeadingListLocalSessions(ctx.state.sessions(), request.db,
                                                         IterDocument(&pipeline_it)));
@@ -240,8 +249,12 @@ Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_
   cursor->stream = std::make_unique<PipelineStream>(std::move(pipeline), std::move(input),
                                                     /*skip_leading_match=*/!coll_stats &&
                                                         !local_sessions);
-  return ReplyWithFirstBatch(ctx.state, std::move(cursor), batch_size, /*single_batch=*/false,
-                             reply);
+  Status first_batch = ReplyWithFirstBatch(ctx.state, std::move(cursor), batch_size,
+                                           /*single_batch=*/false, reply);
+  // What the pipeline raises while it runs carries MongoDB's context (run_aggregate.cpp adds it
+  // to errors from the first batch); parse errors were returned above without it.
+  if (!first_batch.ok()) return first_batch.WithContext("PlanExecutor error during aggregation");
+  return first_batch;
 }
 
 }  // namespace cairn::server

@@ -3,6 +3,7 @@
 // so a later input document sees what an earlier one wrote, as in MongoDB.
 #include "server/commands/aggregate_output.h"
 
+#include <algorithm>
 #include <optional>
 #include <random>
 #include <vector>
@@ -35,10 +36,39 @@ Status ValidateTarget(std::string_view stage, std::string_view db, std::string_v
       return Status(ErrorCode::kLocation17385,
                     "Can't $out to special collection: " + std::string(coll));
     }
-    return Status(ErrorCode::kInvalidNamespace,
-                  "Cannot $merge into special collection: " + std::string(coll));
+    return Status(ErrorCode::kLocation31319,
+                  "Cannot $merge to special collection: " + std::string(coll));
+  }
+  if (stage == "$merge" && (db == "admin" || db == "config" || db == "local")) {
+    return Status(ErrorCode::kLocation31320,
+                  "Cannot $merge to internal database: " + std::string(db));
   }
   return ValidateCollectionName(db, coll);
+}
+
+// True when `target` has an index that proves `on_fields` (sorted, distinct) unique, as
+// MongoDB's supportsUniqueKey asks: unique, not partial, with the simple collation (Cairn's
+// aggregate collation is not passed here: an index with a collation never qualifies), and keyed
+// on exactly those fields in any order. A missing target has none.
+bool HasUniqueIndexOn(const storage::CollectionHandle& target,
+                      const std::vector<std::string>& on_fields) {
+  if (target == nullptr) return false;
+  for (const storage::IndexEntry& index : target->indexes) {
+    BsonView spec = index.spec.view();
+    bson_iter_t it;
+    const bool unique = index.name == "_id_" || (spec.Find("unique", &it) && bson_iter_as_bool(&it));
+    if (!unique || spec.Find("partialFilterExpression", &it) || spec.Find("collation", &it) ||
+        !spec.Find("key", &it) || !BSON_ITER_HOLDS_DOCUMENT(&it)) {
+      continue;
+    }
+    std::vector<std::string> keys;
+    bson_iter_t key;
+    IterDocument(&it).Init(&key);
+    while (bson_iter_next(&key)) keys.emplace_back(IterKey(&key));
+    std::sort(keys.begin(), keys.end());
+    if (keys == on_fields) return true;
+  }
+  return false;
 }
 
 class ServerOutSink final : public query::OutSink {
@@ -83,10 +113,8 @@ class ServerMergeSink final : public query::MergeSink {
   ServerMergeSink(ServerState& state, std::unique_ptr<CollectionWriter> writer)
       : state_(state), writer_(std::move(writer)) {}
 
-  Result<bool> FindById(const bson_iter_t* id, BsonDoc* existing) override {
-    BsonDoc filter;
-    bson_append_iter(filter.get(), "_id", 3, id);
-    CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(filter.view()));
+  Result<bool> Find(BsonView on_filter, BsonDoc* existing) override {
+    CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(on_filter));
     QuerySpec spec;
     spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
     auto stream = BuildQueryStream(state_.engine(), writer_->collection(), spec,
@@ -120,7 +148,7 @@ class ServerMergeSink final : public query::MergeSink {
  private:
   ServerState& state_;
   std::unique_ptr<CollectionWriter> writer_;
-  storage::RecordId found_id_ = 0;  // the document the last FindById found
+  storage::RecordId found_id_ = 0;  // the document the last Find found
   BsonDoc found_doc_;
 };
 
@@ -129,9 +157,25 @@ class ServerOutputTargets final : public query::OutputTargets {
   ServerOutputTargets(ServerState& state, std::string db, bool bypass_validation)
       : state_(state), db_(std::move(db)), bypass_validation_(bypass_validation) {}
 
+  Status CheckOut(std::string_view db, std::string_view coll) override {
+    return ValidateTarget("$out", db, coll);
+  }
+
+  Status CheckMerge(std::string_view db, std::string_view coll,
+                    const std::vector<std::string>& on_fields) override {
+    CAIRN_RETURN_IF_ERROR(ValidateTarget("$merge", db, coll));
+    const bool on_id_only = on_fields.size() == 1 && on_fields[0] == "_id";
+    if (!on_id_only &&
+        !HasUniqueIndexOn(state_.engine().catalog().Find(MakeNamespace(db, coll)), on_fields)) {
+      return Status(ErrorCode::kLocation51183,
+                    "Cannot find index to verify that join fields will be unique");
+    }
+    return Status::OK();
+  }
+
   Result<std::unique_ptr<query::OutSink>> OpenOut(std::string_view db,
                                                   std::string_view coll) override {
-    CAIRN_RETURN_IF_ERROR(ValidateTarget("$out", db, coll));
+    CAIRN_RETURN_IF_ERROR(CheckOut(db, coll));
     std::string target_ns = MakeNamespace(db, coll);
     std::string temp_ns = MakeNamespace(db, TemporaryName());
     storage::Catalog& catalog = state_.engine().catalog();
@@ -171,13 +215,11 @@ class ServerOutputTargets final : public query::OutputTargets {
         state_, std::move(temp_ns), std::move(target_ns), std::move(*writer)));
   }
 
-  Result<std::unique_ptr<query::MergeSink>> OpenMerge(std::string_view db, std::string_view coll,
-                                                      bool on_id_only) override {
-    CAIRN_RETURN_IF_ERROR(ValidateTarget("$merge", db, coll));
-    if (!on_id_only) {
-      return Status(ErrorCode::kLocation51183,
-                    "Cannot find index to verify that join fields will be unique");
-    }
+  Result<std::unique_ptr<query::MergeSink>> OpenMerge(
+      std::string_view db, std::string_view coll,
+      const std::vector<std::string>& on_fields) override {
+    // Checked again: the target may have changed since the pipeline was parsed.
+    CAIRN_RETURN_IF_ERROR(CheckMerge(db, coll, on_fields));
     CAIRN_ASSIGN_OR_RETURN(
         std::unique_ptr<CollectionWriter> writer,
         CollectionWriter::Open(state_, MakeNamespace(db, coll), /*create_if_missing=*/true));

@@ -1,7 +1,8 @@
 // The server's side of the writing stages ($out, $merge): query::OutputTargets over the catalog
 // and the CollectionWriter write path (query/ knows no storage). $out writes a temporary
 // collection created with the target's options and indexes, then renames it over the target in
-// one catalog write; $merge writes the target directly, matching on _id.
+// one catalog write; $merge writes the target directly, finding documents by its 'on' fields
+// (other than _id only through a unique index on exactly them: 51183).
 #pragma once
 
 #include <memory>

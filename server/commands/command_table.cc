@@ -31,6 +31,8 @@ constexpr std::array kCommands = {
     CommandDef{"create", HandleCreate, false, true, "explicitly creates a collection"},
     CommandDef{"createIndexes", HandleCreateIndexes, false, true,
                "{ createIndexes: <collection>, indexes: [ { key: {...}, name: ... }, ... ] }"},
+    CommandDef{"currentOp", HandleCurrentOp, true, true,
+               "Reports the server's connections and the operations they are running"},
     CommandDef{"dbStats", HandleDbStats, false, true, "Get stats on a database."},
     CommandDef{"dbstats", HandleDbStats, false, true, "alias of dbStats"},
     CommandDef{"delete", HandleDelete, false, true, "delete documents"},

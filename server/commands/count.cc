@@ -39,6 +39,7 @@ Status HandleCount(CommandContext& ctx, const CommandRequest& request, bson_t* r
     spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
     spec.skip = skip;
     spec.limit = limit;
+    spec.count_only = true;  // no document is needed: COUNT_SCAN when an index answers the query
     bson_iter_t hint;
     if (args.Get("hint", &hint)) SetQueryHint(&hint, &spec);
     ExplainTarget target;
@@ -58,6 +59,7 @@ Status HandleCount(CommandContext& ctx, const CommandRequest& request, bson_t* r
     spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
     spec.skip = skip;
     spec.limit = limit;
+    spec.count_only = true;  // no document is needed: COUNT_SCAN when an index answers the query
     bson_iter_t hint;
     if (args.Get("hint", &hint)) SetQueryHint(&hint, &spec);
     auto stream = BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache());

@@ -101,6 +101,7 @@ Status HandleDistinct(CommandContext& ctx, const CommandRequest& request, bson_t
   if (ctx.explain != nullptr) {
     QuerySpec spec;
     spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
+    spec.distinct_key = key;  // DISTINCT_SCAN when an index led by the key answers the query
     bson_iter_t hint;
     if (args.Get("hint", &hint)) SetQueryHint(&hint, &spec);
     ExplainTarget target;
@@ -112,6 +113,7 @@ Status HandleDistinct(CommandContext& ctx, const CommandRequest& request, bson_t
   if (handle) {
     QuerySpec spec;
     spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
+    spec.distinct_key = key;
     bson_iter_t hint;
     if (args.Get("hint", &hint)) SetQueryHint(&hint, &spec);
     auto stream = BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache());

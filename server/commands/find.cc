@@ -2,12 +2,14 @@
 // showRecordId and returnKey. Streams results through a cursor (first batch 101 documents or
 // 16 MiB); a filter pinning _id is a point lookup. The collation applies to the filter, the
 // sort and the projection; `let` variables to $expr and projection expressions. tailable and
-// awaitData on capped collections: tailable_cursor.h. Options that need later work (min/max)
-// are refused with precise errors. Under explain, answers with the plan (server/explain.h).
+// awaitData on capped collections: tailable_cursor.h. min/max bound the hinted index's scan, and
+// an index holding every projected field answers without reading documents (covered), both in
+// server/query_planner.h. Under explain, answers with the plan (server/explain.h).
 #include <algorithm>
 #include <optional>
 #include <string>
 
+#include "index/min_max_bounds.h"
 #include "query/collation/collator.h"
 #include "query/expression/expression.h"
 #include "query/projection/projection.h"
@@ -174,17 +176,9 @@ Status HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* re
   CAIRN_RETURN_IF_ERROR(CheckNonNegative("skip", args.GetInt("skip", 0)));
   CAIRN_RETURN_IF_ERROR(CheckNonNegative("limit", args.GetInt("limit", 0)));
   CAIRN_RETURN_IF_ERROR(CheckNonNegative("batchSize", args.GetInt("batchSize", 0)));
-  for (std::string_view unsupported : {"max", "min"}) {
-    if (args.Has(unsupported) && !args.GetDocument(unsupported).empty()) {
-      // min/max bound an index scan: MongoDB requires the hint that names the index first.
-      if (!args.Has("hint")) {
-        return Status(ErrorCode::kLocation51173,
-                      "When using min()/max() a hint of which index to use must be provided");
-      }
-      return Status(ErrorCode::kBadValue,
-                    "find option '" + std::string(unsupported) + "' is not supported by Cairn yet");
-    }
-  }
+  // min/max bound the hinted index's scan (server/query_planner.h): 51176, 51173 here.
+  CAIRN_RETURN_IF_ERROR(index::ValidateFindMinMax(args.GetDocument("min"),
+                                                  args.GetDocument("max"), args.Has("hint")));
   const bool tailable = args.GetBool("tailable", false);
   const bool await_data = args.GetBool("awaitData", false);
   CAIRN_RETURN_IF_ERROR(CheckTailableFindOptions(tailable, await_data, args.GetDocument("sort"),
@@ -225,7 +219,11 @@ Status HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* re
   }
   spec.skip = args.GetInt("skip", 0);
   spec.limit = args.GetInt("limit", 0);
+  spec.min = args.GetDocument("min");
+  spec.max = args.GetDocument("max");
   if (args.GetBool("allowDiskUse", true)) spec.spill_dir = SpillDirectory(ctx.state.options().dbpath);
+  spec.max_sort_memory_bytes =
+      ctx.state.parameters().internal_query_max_blocking_sort_memory_usage_bytes.load();
 
   auto cursor = std::make_unique<Cursor>();
   cursor->ns = ns;
@@ -234,6 +232,9 @@ Status HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* re
     CAIRN_ASSIGN_OR_RETURN(query::Projection parsed,
                            query::Projection::ParseFind(projection, spec.matcher, let));
     cursor->projection.emplace(std::move(parsed));
+    // An index holding every returned field may answer it (covered); returnKey and showRecordId
+    // need what the scan read, not the projected fields.
+    if (!return_key && !show_record_id) spec.projection = projection;
   }
   if (ctx.explain != nullptr) {
     ExplainTarget target;

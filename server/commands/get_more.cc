@@ -1,11 +1,13 @@
 // getMore: the next batch of an open cursor (no document-count limit unless batchSize; at most
-// 16 MiB, or 4 MiB without batchSize, when the following batch is read ahead: see ReadAhead). The cursor is closed when its stream is exhausted. maxTimeMS on non-tailable cursors
-// is accepted and ignored, as MongoDB does. Tailable cursors: tailable_cursor.h.
+// 16 MiB, or 1 MiB without batchSize, when the following batch is read ahead, reply and all:
+// see ReadAhead). The cursor is closed when its stream is exhausted. maxTimeMS on non-tailable
+// cursors is accepted and ignored, as MongoDB does. Tailable cursors: tailable_cursor.h.
 #include <string>
 
 #include "server/commands/command_args.h"
 #include "server/cursor_batch.h"
 #include "server/namespace.h"
+#include "server/reply_buffer.h"
 #include "server/tailable_cursor.h"
 
 namespace cairn::server {
@@ -37,6 +39,21 @@ Status HandleGetMore(CommandContext& ctx, const CommandRequest& request, bson_t*
                     "cannot set maxTimeMS on getMore command for a non-awaitData cursor");
     }
     return ReplyWithTailableGetMore(ctx, std::move(cursor), batch_size, max_time_ms, reply);
+  }
+  if (cursor->prepared_ready) {
+    // The batch read ahead, reply and all (cursor_batch.h): sent as is when nothing asks for a
+    // different batch, else returned to the buffer.
+    if (batch_size == 0 && ctx.out != nullptr && ctx.out->Adopt(*cursor->prepared)) {
+      cursor->prepared_ready = false;
+      if (cursor->prepared_exhausted) {
+        ctx.state.cursors().Discard(std::move(cursor));
+      } else {
+        ctx.state.cursors().CheckIn(std::move(cursor));
+        ctx.connection.read_ahead_cursor = id;
+      }
+      return Status::OK();
+    }
+    DropPreparedBatch(*cursor);
   }
   return AppendCursorBatch(reply, std::move(cursor), "nextBatch", batch_size, /*empty=*/false,
                            [&](std::unique_ptr<Cursor> done, bool exhausted) -> int64_t {

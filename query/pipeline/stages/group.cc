@@ -8,15 +8,26 @@
 // _id). Execution: a missing _id value groups as null; keys compare with MongoDB's value
 // comparison (1, 1.0 and NumberLong(1) are one group, shown as the first seen; strings under
 // the command's collation); groups come out
-// in first-seen order (MongoDB leaves it unspecified); no input, no output. Blocking: fails with
-// 292 past PipelineOptions::max_memory_bytes.
+// in first-seen order (MongoDB leaves it unspecified); no input, no output.
+// Blocking, within PipelineOptions::group_max_memory_bytes: past it, with allowDiskUse false it
+// fails with 292; with allowDiskUse the group table is frozen and the documents of groups not in
+// it are spilled as (key, operand values) records to an external sorter
+// (query/sort/external_sorter.h), which gives them back sorted by key, in input order within a
+// key (the sort is stable), to be folded one group at a time after the in-memory groups. Every
+// accumulator thus sees exactly the values, in exactly the order, the in-memory path gives it,
+// and no accumulator needs a serialised partial state; memory stays the frozen table plus the
+// sorter's budget plus one spilled group.
+#include <charconv>
 #include <map>
 #include <vector>
 
+#include "common/bson_compare.h"
 #include "query/expression/expression.h"
 #include "query/pipeline/accumulators/accumulator.h"
+#include "query/pipeline/spill_stats.h"
 #include "query/pipeline/stages/stage_parsers.h"
 #include "query/pipeline/value.h"
+#include "query/sort/external_sorter.h"
 
 namespace cairn::query::stages {
 
@@ -31,11 +42,13 @@ struct AccumulatedField {
 
 class GroupStage final : public Stage {
  public:
-  GroupStage(ExpressionPtr id, std::vector<AccumulatedField> fields, int64_t max_memory_bytes,
-             size_t num_slots, std::shared_ptr<const StringComparator> collator)
+  GroupStage(ExpressionPtr id, std::vector<AccumulatedField> fields, ExternalSorterOptions spill,
+             SpillStatsSlot stats, size_t num_slots,
+             std::shared_ptr<const StringComparator> collator)
       : id_(std::move(id)),
         fields_(std::move(fields)),
-        max_memory_bytes_(max_memory_bytes),
+        spill_(std::move(spill)),
+        stats_(std::move(stats)),
         num_slots_(num_slots),
         collator_(std::move(collator)) {}
 
@@ -44,7 +57,9 @@ class GroupStage final : public Stage {
 
   const Expression& id() const { return *id_; }
   const std::vector<AccumulatedField>& fields() const { return fields_; }
-  int64_t max_memory_bytes() const { return max_memory_bytes_; }
+  int64_t max_memory_bytes() const { return spill_.max_memory_bytes; }
+  const ExternalSorterOptions& spill() const { return spill_; }
+  const SpillStatsSlot& stats() const { return stats_; }
   size_t num_slots() const { return num_slots_; }
   // The command's collation: keys whose strings are equal under it are one group.
   const StringComparator* collator() const { return collator_.get(); }
@@ -52,7 +67,8 @@ class GroupStage final : public Stage {
  private:
   ExpressionPtr id_;
   std::vector<AccumulatedField> fields_;
-  int64_t max_memory_bytes_;
+  ExternalSorterOptions spill_;  // the budget, allowDiskUse, the spill directory
+  SpillStatsSlot stats_;         // explain's usedDisk / spills
   size_t num_slots_;
   std::shared_ptr<const StringComparator> collator_;
 };
@@ -60,7 +76,10 @@ class GroupStage final : public Stage {
 class GroupExecutor final : public ChildSource {
  public:
   GroupExecutor(const GroupStage& stage, std::unique_ptr<DocumentSource> child)
-      : ChildSource(std::move(child)), stage_(stage), index_(OwnedValueLess{stage.collator()}) {}
+      : ChildSource(std::move(child)),
+        stage_(stage),
+        index_(OwnedValueLess{stage.collator()}),
+        vars_(stage.num_slots()) {}
 
   bool Next() override {
     if (!loaded_) {
@@ -68,13 +87,14 @@ class GroupExecutor final : public ChildSource {
       if (!Load()) {
         index_.clear();
         groups_.clear();  // an error ends the stream for good
+        sorter_.reset();
         return false;
       }
       position_ = 0;
     } else {
       ++position_;
     }
-    if (position_ >= groups_.size()) return false;
+    if (position_ >= groups_.size()) return sorter_ != nullptr && NextSpilledGroup();
     const Group& group = *groups_[position_];
     bson_reinit(out_.get());
     group.key.AppendTo(out_.get(), "_id");
@@ -126,7 +146,7 @@ class GroupExecutor final : public ChildSource {
   }
 
   bool Load() {
-    Variables vars(stage_.num_slots());
+    Variables& vars = vars_;
     while (child_->Next()) {
       BsonView doc = child_->document();
       vars.SetRoot(doc);
@@ -134,9 +154,21 @@ class GroupExecutor final : public ChildSource {
       if (!key_value.ok()) return Fail(key_value.status());
       // A missing _id groups as null.
       bson_iter_t key = key_value->missing() ? *NullValue() : key_value->iter();
-      Result<Group*> found = FindOrAddGroup(&key, &vars, doc);
-      if (!found.ok()) return Fail(found.status());
-      Group* group = *found;
+      Group* group = nullptr;
+      if (sorter_ != nullptr) {
+        // Spilling: the frozen table folds its own groups; the others go to the sorter.
+        auto found = index_.find(&key);
+        if (found == index_.end()) {
+          Status spilled = SpillDocument(&key, &vars);
+          if (!spilled.ok()) return Fail(std::move(spilled));
+          continue;
+        }
+        group = groups_[found->second].get();
+      } else {
+        Result<Group*> found = FindOrAddGroup(&key, &vars, doc);
+        if (!found.ok()) return Fail(found.status());
+        group = *found;
+      }
       for (size_t i = 0; i < group->accumulators.size(); ++i) {
         Accumulator& accumulator = *group->accumulators[i];
         Result<Value> value = stage_.fields()[i].operand->Evaluate(&vars);
@@ -148,12 +180,124 @@ class GroupExecutor final : public ChildSource {
         if (!status.ok()) return Fail(std::move(status));
         memory_ += static_cast<int64_t>(accumulator.memory_bytes()) - before;
       }
-      if (memory_ > stage_.max_memory_bytes()) {
-        return Fail(MemoryExceeded());
+      if (memory_ > stage_.max_memory_bytes() && sorter_ == nullptr) {
+        if (!stage_.spill().allow_disk_use) return Fail(MemoryExceeded());
+        StartSpilling();
       }
     }
-    return child_->status().ok();
+    if (!child_->status().ok()) return false;
+    if (sorter_ != nullptr) {
+      Status sorted = sorter_->Sort();
+      stage_.stats().Record(sorter_.get());
+      if (!sorted.ok()) return Fail(std::move(sorted));
+    }
+    return true;
   }
+
+  // ---- spilling ----
+
+  // The sorter orders records by their key document {"": <group key>}, as the table does.
+  void StartSpilling() {
+    const StringComparator* collator = stage_.collator();
+    sorter_ = std::make_unique<ExternalSorter>(
+        [collator](BsonView a, BsonView b) {
+          bson_iter_t a_key, b_key;
+          a.Init(&a_key);
+          b.Init(&b_key);
+          bson_iter_next(&a_key);
+          bson_iter_next(&b_key);
+          return CompareValues(&a_key, &b_key, collator);
+        },
+        stage_.spill());
+  }
+
+  // One document of a group outside the frozen table: its key, and its operand values under
+  // their accumulator's index ("0", "1", ...; a missing value is left out).
+  Status SpillDocument(const bson_iter_t* key, Variables* vars) {
+    bson_reinit(spill_key_.get());
+    bson_append_iter(spill_key_.get(), "", 0, key);
+    bson_reinit(spill_values_.get());
+    const std::vector<AccumulatedField>& fields = stage_.fields();
+    for (size_t i = 0; i < fields.size(); ++i) {
+      CAIRN_ASSIGN_OR_RETURN(Value value, fields[i].operand->Evaluate(vars));
+      if (value.missing()) continue;
+      char index[16];
+      const char* index_key = nullptr;
+      size_t index_len = bson_uint32_to_string(static_cast<uint32_t>(i), &index_key, index,
+                                               sizeof index);
+      bson_iter_t it = value.iter();
+      bson_append_iter(spill_values_.get(), index_key, static_cast<int>(index_len), &it);
+    }
+    BsonView values = spill_values_.view();
+    return sorter_->Add(spill_key_.view(),
+                        std::string_view(reinterpret_cast<const char*>(values.data()),
+                                         values.size()));
+  }
+
+  // Folds the sorter's next key — its records up to the next key — into one output group.
+  bool NextSpilledGroup() {
+    if (!has_pending_record_ && !sorter_->Next()) return SorterEnded();
+    has_pending_record_ = false;
+    // The first record's key is the group's: the first seen, as the sort is stable.
+    BsonView first = sorter_->key();
+    spilled_key_.assign(reinterpret_cast<const char*>(first.data()), first.size());
+    BsonView key_doc(reinterpret_cast<const uint8_t*>(spilled_key_.data()), spilled_key_.size());
+    bson_iter_t key;
+    key_doc.Init(&key);
+    bson_iter_next(&key);
+    spilled_accumulators_.clear();
+    for (const AccumulatedField& field : stage_.fields()) {
+      if (field.spec != nullptr) {
+        Result<std::unique_ptr<Accumulator>> made = field.spec->MakeForGroup(&key, &vars_);
+        if (!made.ok()) return Fail(made.status());
+        spilled_accumulators_.push_back(std::move(made).value());
+      } else {
+        spilled_accumulators_.push_back(field.make());
+      }
+      spilled_accumulators_.back()->SetCollator(stage_.collator());
+    }
+    while (true) {
+      Status folded = FoldSpilledRecord(sorter_->value());
+      if (!folded.ok()) return Fail(std::move(folded));
+      if (!sorter_->Next()) {
+        if (!sorter_->status().ok()) return Fail(sorter_->status());
+        break;
+      }
+      if (sorter_->CompareKeys(key_doc, sorter_->key()) != 0) {
+        has_pending_record_ = true;
+        break;
+      }
+    }
+    bson_reinit(out_.get());
+    bson_append_iter(out_.get(), "_id", 3, &key);
+    for (size_t i = 0; i < spilled_accumulators_.size(); ++i) {
+      spilled_accumulators_[i]->Finish(out_.get(), stage_.fields()[i].name);
+    }
+    return true;
+  }
+
+  Status FoldSpilledRecord(std::string_view record) {
+    BsonView values(reinterpret_cast<const uint8_t*>(record.data()), record.size());
+    bson_iter_t it;
+    values.Init(&it);
+    bool has_value = bson_iter_next(&it);
+    for (size_t i = 0; i < spilled_accumulators_.size(); ++i) {
+      uint32_t index = UINT32_MAX;
+      if (has_value) {
+        std::string_view name = IterKey(&it);
+        std::from_chars(name.data(), name.data() + name.size(), index);
+      }
+      if (index == i) {
+        CAIRN_RETURN_IF_ERROR(spilled_accumulators_[i]->Process(&it));
+        has_value = bson_iter_next(&it);
+      } else {
+        CAIRN_RETURN_IF_ERROR(spilled_accumulators_[i]->Process(nullptr));
+      }
+    }
+    return Status::OK();
+  }
+
+  bool SorterEnded() { return sorter_->status().ok() ? false : Fail(sorter_->status()); }
 
   const GroupStage& stage_;
   bool loaded_ = false;
@@ -161,7 +305,15 @@ class GroupExecutor final : public ChildSource {
   int64_t memory_ = 0;
   std::vector<std::unique_ptr<Group>> groups_;  // first-seen order
   std::map<const OwnedValue*, size_t, OwnedValueLess> index_;  // group keys by value
+  Variables vars_;
   BsonDoc out_;
+  // Spilling (past the budget with allowDiskUse): the groups outside the frozen table.
+  std::unique_ptr<ExternalSorter> sorter_;
+  BsonDoc spill_key_;     // reused per spilled document
+  BsonDoc spill_values_;
+  std::string spilled_key_;  // the key of the spilled group being folded
+  std::vector<std::unique_ptr<Accumulator>> spilled_accumulators_;
+  bool has_pending_record_ = false;  // the sorter is on the next group's first record
 };
 
 std::unique_ptr<DocumentSource> GroupStage::Bind(std::unique_ptr<DocumentSource> child) const {
@@ -262,8 +414,12 @@ Result<StagePtr> ParseGroup(const bson_iter_t* spec, const PipelineOptions& opti
     fields.push_back(std::move(field));
   }
   if (!id) return Status(ErrorCode::kLocation15955, "a group specification must include an _id");
-  return StagePtr(std::make_shared<GroupStage>(std::move(id), std::move(fields),
-                                               options.max_memory_bytes, ctx.num_slots(),
+  ExternalSorterOptions spill;
+  spill.max_memory_bytes = options.group_max_memory_bytes;
+  spill.allow_disk_use = options.allow_disk_use;
+  spill.spill_dir = options.spill_dir;
+  return StagePtr(std::make_shared<GroupStage>(std::move(id), std::move(fields), std::move(spill),
+                                               SpillStatsSlot(options, "$group"), ctx.num_slots(),
                                                ctx.context().shared_collator()));
 }
 

@@ -471,7 +471,7 @@ class LookupExecutor final : public ChildSource {
   }
 
   // IndexedLoopJoin when `from` has an index on foreignField; else HashJoin when it fits the
-  // memory budget (read once here); else NestedLoopJoin.
+  // hash-join budget (read once here); else NestedLoopJoin.
   Status ChooseStrategy() {
     if (spec_->options.foreign != nullptr &&
         spec_->options.foreign->HasIndexOn(spec_->from, spec_->foreign_field)) {
@@ -489,7 +489,7 @@ class LookupExecutor final : public ChildSource {
     int64_t bytes = 0;
     while (all->Next()) {
       bytes += static_cast<int64_t>(all->document().size()) + 64;
-      if (bytes > spec_->options.max_memory_bytes) {
+      if (bytes > spec_->options.hash_join_max_bytes) {
         Count("NestedLoopJoin", all->keys_examined(), all->docs_examined());
         foreign_docs_.clear();
         strategy_ = Strategy::kNestedLoop;

@@ -3,7 +3,8 @@
 // collection and renames it over the target), and returns no documents. Parse errors as
 // MongoDB's: a string or object (16990); the object's fields as its IDL parser (40414 missing,
 // 40415 unknown, TypeMismatch 14). Namespace rules (17385 for system collections) are the
-// server's, checked when the sink opens. Position (last only, 40601) is pipeline.cc's.
+// server's, checked at parse time through OutputTargets::CheckOut. Position (last only, 40601)
+// is pipeline.cc's.
 #include <string>
 
 #include "query/pipeline/output_target.h"
@@ -108,6 +109,11 @@ Result<StagePtr> ParseOut(const bson_iter_t* spec, const PipelineOptions& option
     return Status(ErrorCode::kLocation16990,
                   "$out only supports a string or object argument, but found " +
                       std::string(BsonTypeName(bson_iter_type(spec))));
+  }
+  if (options.output_targets != nullptr) {
+    CAIRN_RETURN_IF_ERROR(options.output_targets->CheckOut(
+        target.db.empty() ? options.output_targets->default_db() : std::string_view(target.db),
+        target.coll));
   }
   return StagePtr(std::make_shared<OutStage>(std::move(target.db), std::move(target.coll),
                                              options.output_targets));

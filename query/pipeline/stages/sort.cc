@@ -1,14 +1,18 @@
 // $sort: orders documents by a sort pattern (query/sort). Parse: an object (15973) with at least
 // one key (15976); keys as SortPattern validates them. Blocking: holds documents up to
-// PipelineOptions::max_memory_bytes, then fails with 292. Optimise: when $skip stages and then
-// a $limit follow, only the top skip+limit documents are kept (a bounded heap), as MongoDB's
-// sort absorbs a following limit.
+// PipelineOptions::sort_max_memory_bytes; past it the full sort spills sorted runs to disk
+// (query/sort/external_sorter.h) when allowDiskUse is true, else fails with 292. Optimise: when
+// $skip stages and then a $limit follow, only the top skip+limit documents are kept (a bounded
+// heap; past the budget it too spills, or fails with 292), as MongoDB's sort absorbs a
+// following limit.
 #include <algorithm>
 #include <limits>
 #include <queue>
 #include <vector>
 
+#include "query/pipeline/spill_stats.h"
 #include "query/pipeline/stages/stage_parsers.h"
+#include "query/sort/external_sorter.h"
 #include "query/sort/sort_pattern.h"
 
 namespace cairn::query::stages {
@@ -17,20 +21,27 @@ namespace {
 
 class SortStage final : public Stage {
  public:
-  SortStage(SortPattern pattern, int64_t max_memory_bytes, std::optional<int64_t> top_n)
-      : pattern_(std::move(pattern)), max_memory_bytes_(max_memory_bytes), top_n_(top_n) {}
+  SortStage(SortPattern pattern, ExternalSorterOptions spill, SpillStatsSlot stats,
+            std::optional<int64_t> top_n)
+      : pattern_(std::move(pattern)),
+        spill_(std::move(spill)),
+        stats_(std::move(stats)),
+        top_n_(top_n) {}
 
   std::string_view name() const override { return "$sort"; }
   size_t OptimizeAt(size_t index, StageList* stages) const override;
   std::unique_ptr<DocumentSource> Bind(std::unique_ptr<DocumentSource> child) const override;
 
   const SortPattern& pattern() const { return pattern_; }
-  int64_t max_memory_bytes() const { return max_memory_bytes_; }
+  int64_t max_memory_bytes() const { return spill_.max_memory_bytes; }
+  const ExternalSorterOptions& spill() const { return spill_; }
+  const SpillStatsSlot& stats() const { return stats_; }
   std::optional<int64_t> top_n() const { return top_n_; }
 
  private:
   SortPattern pattern_;
-  int64_t max_memory_bytes_;
+  ExternalSorterOptions spill_;  // the budget, allowDiskUse, the spill directory
+  SpillStatsSlot stats_;         // explain's usedDisk / spills
   std::optional<int64_t> top_n_;  // keep only the first N in sort order
 };
 
@@ -42,17 +53,24 @@ class SortExecutor final : public ChildSource {
   bool Next() override {
     if (!loaded_) {
       loaded_ = true;
-      if (!Load()) {
+      if (!(stage_.top_n() ? LoadTopN() : LoadAll())) {
         sorted_.clear();  // an error ends the stream for good
+        sorter_.reset();
         return false;
       }
       position_ = 0;
     } else {
       ++position_;
     }
+    if (sorter_ != nullptr) {
+      if (sorter_->Next()) return true;
+      return sorter_->status().ok() ? false : Fail(sorter_->status());
+    }
     return position_ < sorted_.size();
   }
-  BsonView document() const override { return sorted_[position_].doc.view(); }
+  BsonView document() const override {
+    return sorter_ != nullptr ? sorter_->key() : sorted_[position_].doc.view();
+  }
 
  private:
   struct Entry {
@@ -72,49 +90,81 @@ class SortExecutor final : public ChildSource {
                       " bytes, but did not opt in to external sorting.");
   }
 
-  bool Load() {
+  // The full sort: documents go to the external sorter, which spills past the budget.
+  bool LoadAll() {
+    MakeSorter();
+    return FeedSorter();
+  }
+
+  void MakeSorter() {
+    ExternalSorterOptions options = stage_.spill();
+    options.no_disk_use_message = MemoryExceeded().reason();
+    const SortPattern& pattern = stage_.pattern();
+    sorter_ = std::make_unique<ExternalSorter>(
+        [&pattern](BsonView a, BsonView b) { return pattern.Compare(a, b); }, std::move(options));
+  }
+
+  // Adds the rest of the input to the sorter and sorts.
+  bool FeedSorter() {
+    while (child_->Next()) {
+      Status added = sorter_->Add(child_->document(), std::string_view());
+      if (!added.ok()) return Fail(std::move(added));
+    }
+    if (!child_->status().ok()) return false;
+    Status sorted = sorter_->Sort();
+    stage_.stats().Record(sorter_.get());
+    return sorted.ok() || Fail(std::move(sorted));
+  }
+
+  // $sort + $limit: a bounded heap of the first N. Should the N outgrow the budget, with
+  // allowDiskUse the heap's documents and the rest of the input go through the external sorter
+  // instead (the $limit after this stage still applies).
+  bool LoadTopN() {
     auto before = [this](const Entry& a, const Entry& b) { return Before(a, b); };
     const std::optional<int64_t> top_n = stage_.top_n();
     int64_t memory = 0;
     uint64_t sequence = 0;
     while (child_->Next()) {
       BsonView doc = child_->document();
-      if (top_n) {
-        // Max-heap on sort order: its front is the last of the N kept.
-        if (static_cast<int64_t>(sorted_.size()) == *top_n) {
-          // A tie with the last kept loses: it came later.
-          if (stage_.pattern().Compare(doc, sorted_.front().doc.view()) >= 0) {
-            ++sequence;
-            continue;
-          }
-          std::pop_heap(sorted_.begin(), sorted_.end(), before);
-          memory -= static_cast<int64_t>(sorted_.back().doc.view().size());
-          sorted_.back() = Entry{BsonDoc(doc), sequence++};
-        } else {
-          sorted_.push_back(Entry{BsonDoc(doc), sequence++});
+      // Max-heap on sort order: its front is the last of the N kept.
+      if (static_cast<int64_t>(sorted_.size()) == *top_n) {
+        // A tie with the last kept loses: it came later.
+        if (stage_.pattern().Compare(doc, sorted_.front().doc.view()) >= 0) {
+          ++sequence;
+          continue;
         }
-        std::push_heap(sorted_.begin(), sorted_.end(), before);
+        std::pop_heap(sorted_.begin(), sorted_.end(), before);
+        memory -= static_cast<int64_t>(sorted_.back().doc.view().size());
+        sorted_.back() = Entry{BsonDoc(doc), sequence++};
       } else {
         sorted_.push_back(Entry{BsonDoc(doc), sequence++});
       }
+      std::push_heap(sorted_.begin(), sorted_.end(), before);
       memory += static_cast<int64_t>(doc.size());
       if (memory > stage_.max_memory_bytes()) {
-        return Fail(MemoryExceeded());
+        if (!stage_.spill().allow_disk_use) return Fail(MemoryExceeded());
+        // In input order, so that ties keep it.
+        std::sort(sorted_.begin(), sorted_.end(),
+                  [](const Entry& a, const Entry& b) { return a.sequence < b.sequence; });
+        MakeSorter();
+        for (const Entry& kept : sorted_) {
+          Status added = sorter_->Add(kept.doc.view(), std::string_view());
+          if (!added.ok()) return Fail(std::move(added));
+        }
+        sorted_.clear();
+        return FeedSorter();
       }
     }
     if (!child_->status().ok()) return false;
-    if (top_n) {
-      std::sort_heap(sorted_.begin(), sorted_.end(), before);
-    } else {
-      std::stable_sort(sorted_.begin(), sorted_.end(), before);
-    }
+    std::sort_heap(sorted_.begin(), sorted_.end(), before);
     return true;
   }
 
   const SortStage& stage_;
   bool loaded_ = false;
   size_t position_ = 0;
-  std::vector<Entry> sorted_;
+  std::vector<Entry> sorted_;               // LoadTopN
+  std::unique_ptr<ExternalSorter> sorter_;  // LoadAll
 };
 
 size_t SortStage::OptimizeAt(size_t index, StageList* stages) const {
@@ -133,7 +183,7 @@ size_t SortStage::OptimizeAt(size_t index, StageList* stages) const {
                           ? std::numeric_limits<int64_t>::max()
                           : skipped + *limit;
       if (top_n_ && *top_n_ <= bound) break;
-      (*stages)[index] = std::make_shared<SortStage>(pattern_, max_memory_bytes_, bound);
+      (*stages)[index] = std::make_shared<SortStage>(pattern_, spill_, stats_, bound);
     }
     break;
   }
@@ -159,8 +209,16 @@ Result<StagePtr> ParseSort(const bson_iter_t* spec, const PipelineOptions& optio
   if (pattern.empty()) {
     return Status(ErrorCode::kLocation15976, "$sort stage must have at least one sort key");
   }
-  return StagePtr(
-      std::make_shared<SortStage>(std::move(pattern), options.max_memory_bytes, std::nullopt));
+  if (pattern.needs_text_score()) {  // only find's text search supplies the score today
+    return Status(ErrorCode::kBadValue,
+                  "sorting by {$meta: \"textScore\"} in a pipeline is not supported yet");
+  }
+  ExternalSorterOptions spill;
+  spill.max_memory_bytes = options.sort_max_memory_bytes;
+  spill.allow_disk_use = options.allow_disk_use;
+  spill.spill_dir = options.spill_dir;
+  return StagePtr(std::make_shared<SortStage>(std::move(pattern), std::move(spill),
+                                              SpillStatsSlot(options, "$sort"), std::nullopt));
 }
 
 }  // namespace cairn::query::stages

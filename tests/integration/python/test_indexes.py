@@ -16,7 +16,7 @@ def winning(explain):
     node = explain["queryPlanner"]["winningPlan"]
     while node is not None:
         stages.append(node["stage"])
-        if node["stage"] == "IXSCAN":
+        if node["stage"] in ("IXSCAN", "COUNT_SCAN"):  # count's index scan counts keys
             ixscan = node
         node = node.get("inputStage")
     return stages, ixscan

@@ -10,23 +10,14 @@
 #include <vector>
 
 #include "query/matcher/matcher.h"
+#include "tests/unit/index/planner_test_indexes.h"
 
 namespace cairn::index {
 namespace {
 
 // A collection's indexes for one test: specs plus multikey bits.
-class Indexes {
+class Indexes : public TestIndexes {
  public:
-  Indexes& Add(const char* spec_json, MultikeyPaths multikey = {}) {
-    BsonDoc spec = BsonDoc::FromJson(spec_json);
-    auto descriptor = IndexDescriptor::Make(spec.view());
-    EXPECT_TRUE(descriptor.ok()) << descriptor.status().ToString();
-    descriptors_.push_back(*descriptor);
-    multikey.resize((*descriptor)->num_fields(), 0);
-    multikey_.push_back(std::move(multikey));
-    return *this;
-  }
-
   // Plans `filter` (and `sort`); returns "COLLSCAN" or "IXSCAN <name> <direction> <bounds>".
   std::string Plan(const char* filter, const char* sort = nullptr,
                    std::optional<size_t> hint = std::nullopt) {
@@ -34,22 +25,18 @@ class Indexes {
     query::Matcher matcher = query::Matcher::Parse(filter_doc.view()).value();
     std::optional<query::SortPattern> pattern;
     if (sort != nullptr) pattern = query::SortPattern::Parse(BsonDoc::FromJson(sort).view()).value();
-    PlannerInput input;
-    input.filter = matcher.root();
+    PlannerInput input = Input(matcher.root());
     input.sort = pattern ? &*pattern : nullptr;
     input.hint = hint;
-    for (size_t i = 0; i < descriptors_.size(); ++i) {
-      input.indexes.push_back({descriptors_[i].get(), multikey_[i]});
-    }
     QueryPlan plan = PlanQuery(input);
     last_plan_ = plan;
     if (!plan.index_scan) return "COLLSCAN";
     const IndexScanPlan& scan = *plan.index_scan;
     BsonDoc bounds;
-    AppendIndexBounds(bounds.get(), "b", scan, *descriptors_[scan.index]);
+    AppendIndexBounds(bounds.get(), "b", scan, index(scan.index));
     bson_iter_t it;
     bounds.view().Find("b", &it);
-    std::string out = "IXSCAN " + descriptors_[scan.index]->name() + " " +
+    std::string out = "IXSCAN " + index(scan.index).name() + " " +
                       (scan.reverse ? "backward" : "forward") + " " +
                       ToShellString(IterDocument(&it));
     if (scan.provides_sort) out += " sorted";
@@ -59,8 +46,6 @@ class Indexes {
   const QueryPlan& last_plan() const { return last_plan_; }
 
  private:
-  std::vector<std::shared_ptr<const IndexDescriptor>> descriptors_;
-  std::vector<MultikeyPaths> multikey_;
   QueryPlan last_plan_;
 };
 

@@ -72,5 +72,37 @@ TEST(ReplyBuffer, ShouldBeReusableAfterReset) {
   EXPECT_EQ(BodyOf(buffer, 21).ToJson(), R"({ "y" : 2 })");
 }
 
+TEST(ReplyBuffer, ShouldAdoptAFinishedReplyInPlaceOfAnEmptyOpenBody) {
+  ReplyBuffer prepared;
+  BSON_APPEND_INT32(prepared.Begin(21), "prepared", 1);
+  prepared.End();
+  ReplyBuffer out;
+  out.Begin(21);
+  ASSERT_TRUE(out.Adopt(prepared));
+  EXPECT_TRUE(out.complete());
+  out.End();  // nothing to close: the adopted body is finished
+  EXPECT_EQ(BodyOf(out, 21).ToJson(), R"({ "prepared" : 1 })");
+  EXPECT_TRUE(prepared.empty());
+  // The prepared buffer is reusable (it holds the other buffer's memory now).
+  BSON_APPEND_INT32(prepared.Begin(21), "again", 2);
+  prepared.End();
+  EXPECT_EQ(BodyOf(prepared, 21).ToJson(), R"({ "again" : 2 })");
+  out.Reset(kKeepReplyBytes);
+  EXPECT_FALSE(out.complete());
+}
+
+TEST(ReplyBuffer, ShouldRefuseToAdoptAReplyBuiltForAnotherPrefix) {
+  ReplyBuffer prepared;
+  BSON_APPEND_INT32(prepared.Begin(21), "prepared", 1);
+  prepared.End();
+  ReplyBuffer out;
+  bson_t* body = out.Begin(36);  // an OP_REPLY's prefix, not an OP_MSG's
+  EXPECT_FALSE(out.Adopt(prepared));
+  BSON_APPEND_INT32(body, "own", 1);
+  out.End();
+  EXPECT_EQ(BodyOf(out, 36).ToJson(), R"({ "own" : 1 })");
+  EXPECT_EQ(BodyOf(prepared, 21).ToJson(), R"({ "prepared" : 1 })");
+}
+
 }  // namespace
 }  // namespace cairn::server

@@ -22,8 +22,16 @@ TEST(ServerParameters, ShouldStartWithMongoDBsDefaults) {
   ServerParameters parameters;
   EXPECT_TRUE(parameters.ttl_monitor_enabled.load());
   EXPECT_EQ(parameters.ttl_monitor_sleep_secs.load(), 60);
+  EXPECT_EQ(parameters.internal_query_max_blocking_sort_memory_usage_bytes.load(), 100 << 20);
+  EXPECT_EQ(parameters.internal_document_source_group_max_memory_bytes.load(), 100 << 20);
+  EXPECT_EQ(parameters.internal_query_collection_max_data_size_bytes_to_choose_hash_join.load(),
+            100 << 20);
   EXPECT_EQ(SettableParameterNames(),
-            (std::vector<std::string_view>{"ttlMonitorEnabled", "ttlMonitorSleepSecs"}));
+            (std::vector<std::string_view>{
+                "internalDocumentSourceGroupMaxMemoryBytes",
+                "internalQueryCollectionMaxDataSizeBytesToChooseHashJoin",
+                "internalQueryMaxBlockingSortMemoryUsageBytes", "ttlMonitorEnabled",
+                "ttlMonitorSleepSecs"}));
   BsonDoc out;
   EXPECT_TRUE(AppendParameterValue(parameters, "ttlMonitorSleepSecs", "was", out.get()));
   EXPECT_TRUE(AppendParameterValue(parameters, "ttlMonitorEnabled", "e", out.get()));

@@ -59,9 +59,11 @@ class FakeCollections final : public ForeignCollections {
 // Runs `pipeline` (a JSON array) over `docs` with `foreign` as the database's other collections.
 inline Result<std::vector<std::string>> RunWithCollections(
     const std::string& pipeline, const std::vector<std::string>& docs,
-    const std::shared_ptr<FakeCollections>& foreign) {
+    const std::shared_ptr<FakeCollections>& foreign,
+    int64_t hash_join_max_bytes = PipelineOptions().hash_join_max_bytes) {
   PipelineOptions options;
   options.foreign = foreign;
+  options.hash_join_max_bytes = hash_join_max_bytes;
   CAIRN_ASSIGN_OR_RETURN(Pipeline parsed, ParseJson(pipeline, options));
   auto exec = parsed.Bind(std::make_unique<VectorSource>(Docs(docs)), false);
   return Drain(exec.get());

@@ -230,9 +230,10 @@ TEST(Group, ShouldRefuseDecimalSumsAtRunTime) {
               "$sum of a decimal128 value is not supported by Cairn yet");
 }
 
-TEST(Group, ShouldFailPastTheMemoryLimit) {
+TEST(Group, ShouldFailPastTheMemoryLimitWithoutDiskUse) {
   PipelineOptions small;
-  small.max_memory_bytes = 2000;
+  small.group_max_memory_bytes = 2000;
+  small.allow_disk_use = false;
   std::vector<std::string> docs;
   for (int i = 0; i < 100; ++i) docs.push_back("{\"k\": " + std::to_string(i) + "}");
   Result<std::vector<std::string>> out =

@@ -1,6 +1,7 @@
 // Specification of $lookup: its parse errors, the three forms (localField/foreignField, let +
 // pipeline, both), MongoDB's equality semantics (array localField joins on any element, missing
-// joins null, foreign arrays match on any element), the same answers under each join strategy,
+// joins null, foreign arrays match on any element), the same answers under each join strategy
+// (IndexedLoopJoin, HashJoin, NestedLoopJoin past the hash-join budget),
 // the absorbed $unwind (no array built, preserveNullAndEmptyArrays and includeArrayIndex kept)
 // and the 16 MiB output limit.
 #include <gtest/gtest.h>
@@ -26,10 +27,18 @@ using testing::VectorSource;
 
 using testing::FakeCollections;
 
+// The join strategy a test runs under: the foreign field indexed, or not and within the
+// hash-join budget, or not and past it (a budget of one byte).
+enum class Strategy { kIndexedLoop, kHash, kNestedLoop };
+
 Result<std::vector<std::string>> RunJoin(const std::string& pipeline,
                                      const std::vector<std::string>& docs,
-                                     const std::shared_ptr<FakeCollections>& foreign) {
-  return testing::RunWithCollections(pipeline, docs, foreign);
+                                     const std::shared_ptr<FakeCollections>& foreign,
+                                     Strategy strategy = Strategy::kHash) {
+  return testing::RunWithCollections(pipeline, docs, foreign,
+                                     strategy == Strategy::kNestedLoop
+                                         ? 1
+                                         : PipelineOptions().hash_join_max_bytes);
 }
 
 std::shared_ptr<FakeCollections> Customers(bool indexed) {
@@ -54,18 +63,20 @@ const JoinCase kJoins[] = {
     {R"({"_id": 0, "l": 7, "as": 1})", R"({"_id": 0, "l": 7, "as": []})"},
 };
 
-class LookupEquality : public ::testing::TestWithParam<bool> {};
+class LookupEquality : public ::testing::TestWithParam<Strategy> {};
 
 TEST_P(LookupEquality, ShouldJoinAsMongoDBUnderEachStrategy) {
   for (const JoinCase& c : kJoins) {
     auto out = RunJoin(R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "as"}}])",
-                   {c.input}, Customers(GetParam()));
+                   {c.input}, Customers(GetParam() == Strategy::kIndexedLoop), GetParam());
     ASSERT_TRUE(out.ok()) << out.status().ToString();
     EXPECT_EQ(*out, C(std::vector<std::string>{c.expected})) << c.input;
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(IndexedOrHash, LookupEquality, ::testing::Bool());
+INSTANTIATE_TEST_SUITE_P(EachStrategy, LookupEquality,
+                         ::testing::Values(Strategy::kIndexedLoop, Strategy::kHash,
+                                           Strategy::kNestedLoop));
 
 TEST(Lookup, ShouldProbeTheForeignIdByPointLookupAndJoinTheSame) {
   auto foreign = Customers(true);
@@ -92,6 +103,15 @@ TEST(Lookup, ShouldBuildTheHashTableOncePerCursor) {
                  {R"({"l": 1})", R"({"l": 2})", R"({"l": 3})"}, foreign);
   ASSERT_TRUE(out.ok());
   EXPECT_EQ(foreign->opens, 1);
+}
+
+TEST(Lookup, ShouldScanTheForeignCollectionPerDocumentPastTheHashJoinBudget) {
+  auto foreign = Customers(false);
+  auto out = RunJoin(R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "as"}}])",
+                     {R"({"l": 1})", R"({"l": 2})", R"({"l": 3})"}, foreign, Strategy::kNestedLoop);
+  ASSERT_TRUE(out.ok());
+  // The read that found the budget exceeded, then one filtered scan per input document.
+  EXPECT_EQ(foreign->opens, 4);
 }
 
 TEST(Lookup, ShouldRunAnUncorrelatedPipelineOnce) {
@@ -121,13 +141,13 @@ TEST(Lookup, ShouldRunThePipelineOverTheEqualityMatches) {
   EXPECT_EQ(*out, C(std::vector<std::string>{R"({"_id": 10, "l": 2, "x": [{"_id": 2}]})"}));
 }
 
-class LookupPushDown : public ::testing::TestWithParam<bool> {};
+class LookupPushDown : public ::testing::TestWithParam<Strategy> {};
 
 TEST_P(LookupPushDown, ShouldMoveAMatchOnTheUnwoundDocumentIntoTheJoin) {
   const std::vector<std::string> input = {R"({"_id": 10, "l": 1})", R"({"_id": 11, "l": 2})"};
   auto out = RunJoin(
       R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "x"}}, {"$unwind": "$x"}, {"$match": {"x._id": {"$gte": 2}, "l": {"$lt": 2}}}])",
-      input, Customers(GetParam()));
+      input, Customers(GetParam() == Strategy::kIndexedLoop), GetParam());
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_EQ(*out, C(std::vector<std::string>{R"({"_id": 10, "l": 1, "x": {"_id": 5, "k": 1.0}})"}));
   // The condition on x moved into the join; the one on l stayed a $match.
@@ -142,12 +162,15 @@ TEST_P(LookupPushDown, ShouldMoveAMatchOnTheUnwoundDocumentIntoTheJoin) {
   // Kept unmatched documents have no x: the $match must still see them.
   auto preserved = RunJoin(
       R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "x"}}, {"$unwind": {"path": "$x", "preserveNullAndEmptyArrays": true}}, {"$match": {"x._id": {"$exists": false}}}])",
-      {R"({"_id": 12, "l": 9})", R"({"_id": 13, "l": 1})"}, Customers(GetParam()));
+      {R"({"_id": 12, "l": 9})", R"({"_id": 13, "l": 1})"},
+      Customers(GetParam() == Strategy::kIndexedLoop), GetParam());
   ASSERT_TRUE(preserved.ok()) << preserved.status().ToString();
   EXPECT_EQ(*preserved, C(std::vector<std::string>{R"({"_id": 12, "l": 9})"}));
 }
 
-INSTANTIATE_TEST_SUITE_P(IndexedOrHash, LookupPushDown, ::testing::Bool());
+INSTANTIATE_TEST_SUITE_P(EachStrategy, LookupPushDown,
+                         ::testing::Values(Strategy::kIndexedLoop, Strategy::kHash,
+                                           Strategy::kNestedLoop));
 
 TEST(Lookup, ShouldStreamAnAbsorbedUnwind) {
   auto out = RunJoin(

@@ -11,6 +11,7 @@
 #include "common/bson_compare.h"
 #include "query/pipeline/output_target.h"
 #include "query/pipeline/pipeline.h"
+#include "tests/unit/query/pipeline/fake_output_targets.h"
 #include "tests/unit/query/pipeline/pipeline_test_util.h"
 
 namespace cairn::query {
@@ -22,104 +23,8 @@ using testing::ExpectError;
 using testing::ExpectOutput;
 using testing::RunPipeline;
 
-// Collections as ordered lists of documents, keyed "db.coll".
-struct FakeStore {
-  std::map<std::string, std::vector<BsonDoc>> collections;
-
-  std::vector<std::string> Contents(const std::string& ns) const {
-    std::vector<std::string> out;
-    auto it = collections.find(ns);
-    if (it == collections.end()) return out;
-    for (const BsonDoc& doc : it->second) out.push_back(Canonical(doc.view()));
-    return out;
-  }
-};
-
-class FakeOutSink final : public OutSink {
- public:
-  FakeOutSink(FakeStore* store, std::string ns) : store_(store), ns_(std::move(ns)) {}
-  Status Add(BsonView doc) override {
-    pending_.push_back(BsonDoc(doc));
-    return Status::OK();
-  }
-  Status Finish() override {
-    store_->collections[ns_] = std::move(pending_);
-    return Status::OK();
-  }
-
- private:
-  FakeStore* store_;
-  std::string ns_;
-  std::vector<BsonDoc> pending_;
-};
-
-class FakeMergeSink final : public MergeSink {
- public:
-  FakeMergeSink(FakeStore* store, std::string ns) : docs_(&store->collections[ns]) {}
-  Result<bool> FindById(const bson_iter_t* id, BsonDoc* existing) override {
-    for (const BsonDoc& doc : *docs_) {
-      bson_iter_t other;
-      doc.view().Find("_id", &other);
-      if (CompareValues(id, &other) == 0) {
-        *existing = doc.Clone();
-        return true;
-      }
-    }
-    return false;
-  }
-  Status Insert(BsonView doc) override {
-    bson_iter_t id;
-    doc.Find("_id", &id);
-    BsonDoc ignored;
-    CAIRN_ASSIGN_OR_RETURN(bool taken, FindById(&id, &ignored));
-    if (taken) return Status(ErrorCode::kDuplicateKey, "E11000 duplicate key error");
-    docs_->push_back(BsonDoc(doc));
-    return Status::OK();
-  }
-  Status Replace(BsonView doc) override {
-    bson_iter_t id, other;
-    doc.Find("_id", &id);
-    for (BsonDoc& stored : *docs_) {
-      stored.view().Find("_id", &other);
-      if (CompareValues(&id, &other) == 0) stored = BsonDoc(doc);
-    }
-    return Status::OK();
-  }
-  Status Finish() override { return Status::OK(); }
-
- private:
-  std::vector<BsonDoc>* docs_;
-};
-
-class FakeTargets final : public OutputTargets {
- public:
-  explicit FakeTargets(FakeStore* store) : store_(store) {}
-  Result<std::unique_ptr<OutSink>> OpenOut(std::string_view db, std::string_view coll) override {
-    return std::unique_ptr<OutSink>(
-        std::make_unique<FakeOutSink>(store_, std::string(db) + "." + std::string(coll)));
-  }
-  Result<std::unique_ptr<MergeSink>> OpenMerge(std::string_view db, std::string_view coll,
-                                               bool on_id_only) override {
-    if (!on_id_only) return Status(ErrorCode::kLocation51183, "no unique index");
-    return std::unique_ptr<MergeSink>(
-        std::make_unique<FakeMergeSink>(store_, std::string(db) + "." + std::string(coll)));
-  }
-  std::string_view default_db() const override { return "test"; }
-
- private:
-  FakeStore* store_;
-};
-
-// Runs `pipeline` over `input` with `store` as the collections; the pipeline must output nothing.
-Status RunWriting(FakeStore* store, const std::string& pipeline,
-                  const std::vector<std::string>& input) {
-  PipelineOptions options;
-  options.output_targets = std::make_shared<FakeTargets>(store);
-  Result<std::vector<std::string>> out = RunPipeline(pipeline, input, options);
-  if (!out.ok()) return out.status();
-  EXPECT_TRUE(out->empty()) << pipeline;
-  return Status::OK();
-}
+using testing::FakeStore;
+using testing::RunWriting;
 
 TEST(OutStage, ShouldReplaceTheTargetWithItsInputAndReturnNothing) {
   FakeStore store;

@@ -159,9 +159,10 @@ TEST(SortStage, ShouldKeepOnlyTheTopDocumentsWhenALimitFollows) {
   EXPECT_EQ(*skipped, C(std::vector<std::string>{R"({"i": 46, "g": 2})", R"({"i": 45, "g": 2})"}));
 }
 
-TEST(SortStage, ShouldFailPastTheMemoryLimitUnlessTopNFitsIt) {
+TEST(SortStage, ShouldFailPastTheMemoryLimitWithoutDiskUseUnlessTopNFitsIt) {
   PipelineOptions small;
-  small.max_memory_bytes = 200;
+  small.sort_max_memory_bytes = 200;
+  small.allow_disk_use = false;
   std::vector<std::string> docs;
   for (int i = 0; i < 20; ++i) docs.push_back("{\"i\": " + std::to_string(i) + "}");  // 14 bytes
   Result<std::vector<std::string>> out = RunPipeline(R"([{"$sort": {"i": -1}}])", docs, small);

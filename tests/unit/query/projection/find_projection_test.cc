@@ -323,7 +323,8 @@ const Case kWithFindOperatorsCases[] = {
      R"({"_id": 1, "x": 7, "games": [{"g": 2, "s": 8}], "y": 8})"},
     {"PositionalWithAComputedField", kGrades, R"({"grades.m": 90})",
      R"({"grades.$": 1, "y": "$x"})", R"({"_id": 1, "grades": [{"g": 85, "m": 90}], "y": 1})"},
-    {"MetaIsNotSupported", kDoc, "{}", R"({"x": {"$meta": "textScore"}})", nullptr, 2},
+    {"TextScoreNeedsTextQuery", kDoc, "{}", R"({"x": {"$meta": "textScore"}})", nullptr, 40218},
+    {"OtherMetaIsNotSupported", kDoc, "{}", R"({"x": {"$meta": "indexKey"}})", nullptr, 2},
 };
 
 INSTANTIATE_TEST_SUITE_P(WithFindOperators, FindProjectionCases,

@@ -169,8 +169,8 @@ const SortErrorCase kSortErrors[] = {
      "Cannot have additional keys in a $meta sort specification"},
     {R"({"a": {"$meta": 1}})", 17307, "$meta only supports string arguments"},
     {R"({"a": {"$meta": "foo"}})", 17308, "Unsupported argument to $meta: foo"},
-    {R"({"a": {"$meta": "textScore"}})", 2,
-     "sorting by {$meta: \"textScore\"} is not supported yet"},
+    {R"({"a": {"$meta": "randVal"}})", 2,
+     "sorting by {$meta: \"randVal\"} is not supported yet"},
 };
 INSTANTIATE_TEST_SUITE_P(ParseErrors, SortErrors, ::testing::ValuesIn(kSortErrors));
 

@@ -1,0 +1,69 @@
+// OpRegistry: the server's connections and the command each one is running, for $currentOp and
+// the currentOp command (current_op.h). A connection registers on its first command (OpScope)
+// and holds its entry through ConnectionInfo::op_entry; the registry keeps only weak references,
+// so a closed connection's entry disappears with it. Recording a command costs one uncontended
+// lock of the connection's own entry and no allocation: the command stays a view into the
+// request frame, which outlives the OpScope; reports copy it under that lock. Thread-safe.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/bson_doc.h"
+#include "server/command.h"
+
+namespace cairn::server {
+
+// One connection as $currentOp sees it. The fields under `mu` change while its commands run.
+struct OpEntry {
+  int64_t connection_id = 0;
+  std::string client;  // "127.0.0.1:54321"
+  std::mutex mu;
+  BsonDoc client_metadata;  // GUARDED_BY(mu): the hello's "client" document, {} before it
+  bool has_metadata = false;  // GUARDED_BY(mu)
+  bool active = false;        // GUARDED_BY(mu)
+  int64_t opid = 0;           // GUARDED_BY(mu)
+  std::string_view db;        // GUARDED_BY(mu): views into the request, valid while active
+  std::string_view command_name;
+  BsonView command;
+  std::chrono::steady_clock::time_point started;  // GUARDED_BY(mu)
+};
+
+class OpRegistry {
+ public:
+  std::shared_ptr<OpEntry> Register(const ConnectionInfo& connection);
+  int64_t NextOpId() { return ++last_opid_; }
+
+  // What $currentOp reports: active operations, and idle connections too when asked.
+  struct ReportOptions {
+    bool idle_connections = false;  // Default: false
+    std::string host;               // "hostname:port"
+  };
+  std::vector<BsonDoc> Report(const ReportOptions& options);
+
+ private:
+  std::mutex mu_;
+  std::vector<std::weak_ptr<OpEntry>> entries_;  // GUARDED_BY(mu_); expired ones pruned lazily
+  std::atomic<int64_t> last_opid_{0};
+};
+
+// Marks the connection's command as running for its lifetime (RunCommand holds one around the
+// handler). `request` must outlive the scope.
+class OpScope {
+ public:
+  OpScope(OpRegistry& registry, ConnectionInfo& connection, const CommandRequest& request);
+  ~OpScope();
+  OpScope(const OpScope&) = delete;
+  OpScope& operator=(const OpScope&) = delete;
+
+ private:
+  OpEntry* entry_;
+};
+
+}  // namespace cairn::server
