@@ -29,6 +29,7 @@ class CountingStream final : public DocumentStream {
   storage::RecordId record_id() const override { return child_->record_id(); }
   Status status() const override { return child_->status(); }
   int64_t docs_examined() const override { return child_->docs_examined(); }
+  std::optional<double> text_score() const override { return child_->text_score(); }
 
  private:
   std::unique_ptr<DocumentStream> child_;

@@ -258,8 +258,7 @@ std::unique_ptr<DocumentStream> BuildQueryStream(const storage::Engine& engine,
   const bool text_score_sort = spec.sort && spec.sort->needs_text_score();
   if (text_score_sort && *text == nullptr) {
     return std::make_unique<ErrorStream>(
-        Status(ErrorCode::kLocation40218,
-               "query requires text score metadata, but it is not available"));
+        query::TextScoreNotAvailable());
   }
   if (*text != nullptr) {  // $text: the text index decides (server/text_search.h)
     auto searched = MakeTextSearchStream(engine, collection, **text, spec, explain, &plan);

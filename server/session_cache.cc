@@ -22,6 +22,18 @@ constexpr uint8_t kUnauthenticatedUid[32] = {
 
 std::optional<SessionId> ParseSessionId(const bson_iter_t* lsid) {
   if (!BSON_ITER_HOLDS_DOCUMENT(lsid)) return std::nullopt;
+  // Every command of a session carries it, as drivers send it: {id: UUID} and nothing else.
+  // Read that layout in place (a search through the document cost ~350 instructions a command).
+  static constexpr uint8_t kIdUuidPrefix[] = {0x05, 'i', 'd', 0, 16, 0, 0, 0, BSON_SUBTYPE_UUID};
+  uint32_t doc_length = 0;
+  const uint8_t* doc = nullptr;
+  bson_iter_document(lsid, &doc_length, &doc);
+  if (doc_length == 4 + sizeof kIdUuidPrefix + 16 + 1 &&
+      std::memcmp(doc + 4, kIdUuidPrefix, sizeof kIdUuidPrefix) == 0) {
+    SessionId out;
+    std::memcpy(out.data(), doc + 4 + sizeof kIdUuidPrefix, 16);
+    return out;
+  }
   bson_iter_t id;
   if (!IterDocument(lsid).Find("id", &id) || !BSON_ITER_HOLDS_BINARY(&id)) return std::nullopt;
   bson_subtype_t subtype;

@@ -75,8 +75,7 @@ class SortStream final : public DocumentStream {
 
   Status MemoryExceeded() const {
     return Status(ErrorCode::kQueryExceededMemoryLimitNoDiskUseAllowed,
-                  "Executor error during find command :: caused by :: Sort exceeded memory "
-                  "limit of " + std::to_string(memory_limit_) +
+                  "Sort exceeded memory limit of " + std::to_string(memory_limit_) +
                       " bytes, but did not opt in to external sorting.");
   }
 

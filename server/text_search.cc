@@ -84,7 +84,7 @@ class TextSearchStreamImpl final : public TextSearchStream {
   storage::RecordId record_id() const override { return record_id_; }
   Status status() const override { return status_; }
   int64_t docs_examined() const override { return examined_; }
-  double text_score() const override { return score_; }
+  std::optional<double> text_score() const override { return score_; }
 
  private:
   BsonView view() const {
@@ -295,7 +295,7 @@ class TextScoreFieldStream final : public DocumentStream {
     if (scores_ != nullptr) {
       const std::string_view field = query::SortPattern::kTextScoreField;
       bson_append_double(out_.get(), field.data(), static_cast<int>(field.size()),
-                         scores_->text_score());
+                         scores_->text_score().value_or(0));
     }
     return true;
   }

@@ -20,12 +20,9 @@ namespace cairn::server {
 
 struct PlanNode;
 
-// A DocumentStream of $text's matches, in RecordId order, each with its score.
-class TextSearchStream : public DocumentStream {
- public:
-  // The current document's textScore ({$meta: "textScore"}).
-  virtual double text_score() const = 0;
-};
+// A DocumentStream of $text's matches, in RecordId order, each with its score: text_score()
+// (DocumentSource's) always has a value, which a pipeline over this stream carries on.
+class TextSearchStream : public DocumentStream {};
 
 // The stream for `text` (the clause FindTextClause found in spec.matcher) over `collection`
 // (not null). With `explain`, *plan receives TEXT_MATCH → FETCH → IXSCAN, counted when the

@@ -29,6 +29,7 @@
 #include "common/bson_doc.h"
 #include "common/status.h"
 #include "common/string_comparator.h"
+#include "query/expression/document_metadata.h"
 #include "query/expression/value.h"
 
 namespace cairn::query {
@@ -91,8 +92,14 @@ class Variables {
   const Value& Get(int slot) const { return slots_[static_cast<size_t>(slot)]; }
   void Set(int slot, Value v) { slots_[static_cast<size_t>(slot)] = std::move(v); }
 
+  // The metadata of $$ROOT ({$meta: ...}): an executor points it once at its input, which
+  // answers for the document being evaluated. Null: none (e.g. a find filter's $expr).
+  void set_metadata(const DocumentMetadata* metadata) { metadata_ = metadata; }
+  const DocumentMetadata* metadata() const { return metadata_; }
+
  private:
   Value root_;
+  const DocumentMetadata* metadata_ = nullptr;
   std::vector<Value> slots_;
 };
 

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "common/bson_compare.h"
+#include "common/decimal128.h"
 
 namespace cairn::query {
 
@@ -135,11 +136,7 @@ double NumberAsDouble(const Value& v) {
   }
 }
 
-bson_decimal128_t DecimalFromInt64(int64_t i) {
-  bson_decimal128_t d;
-  bson_decimal128_from_string(std::to_string(i).c_str(), &d);
-  return d;
-}
+bson_decimal128_t DecimalFromInt64(int64_t i) { return dec128::FromInt64(i); }
 
 bson_decimal128_t DecimalFromDouble(double x) {
   bson_decimal128_t d;
@@ -176,41 +173,18 @@ std::string DecimalToString(const bson_decimal128_t& d) {
   return buf;
 }
 
-double DecimalToDouble(const bson_decimal128_t& d) {
-  std::string s = DecimalToString(d);
-  return std::strtod(s.c_str(), nullptr);  // also reads NaN, Infinity, -Infinity
-}
+double DecimalToDouble(const bson_decimal128_t& d) { return dec128::ToDouble(d); }
 
-bool DecimalIsNaN(const bson_decimal128_t& d) { return DecimalToString(d) == "NaN"; }
+bool DecimalIsNaN(const bson_decimal128_t& d) { return dec128::IsNaN(d); }
 
-bool DecimalIsInfinite(const bson_decimal128_t& d) {
-  std::string s = DecimalToString(d);
-  return s == "Infinity" || s == "-Infinity";
-}
+bool DecimalIsInfinite(const bson_decimal128_t& d) { return dec128::IsInfinite(d); }
 
-bool DecimalIsZero(const bson_decimal128_t& d) {
-  std::string s = DecimalToString(d);
-  if (s == "NaN" || s == "Infinity" || s == "-Infinity") return false;
-  for (char c : s) {
-    if (c == 'E') break;
-    if (c >= '1' && c <= '9') return false;
-  }
-  return true;
-}
+bool DecimalIsZero(const bson_decimal128_t& d) { return dec128::IsZero(d); }
 
-bool DecimalIsNegative(const bson_decimal128_t& d) {
-  std::string s = DecimalToString(d);
-  return !s.empty() && s[0] == '-';
-}
+bool DecimalIsNegative(const bson_decimal128_t& d) { return dec128::IsNegative(d); }
 
 std::optional<int64_t> DecimalToInt64Truncated(const bson_decimal128_t& d) {
-  std::string s = DecimalToString(d);
-  char* end = nullptr;
-  long double x = std::strtold(s.c_str(), &end);
-  if (std::isnan(x) || std::isinf(x)) return std::nullopt;
-  x = std::truncl(x);
-  if (x < -9223372036854775808.0L || x >= 9223372036854775808.0L) return std::nullopt;
-  return static_cast<int64_t>(x);
+  return dec128::ToInt64(d, dec128::Rounding::kTowardZero);
 }
 
 bson_decimal128_t NumberAsDecimal(const Value& v) {
@@ -298,11 +272,6 @@ std::string FormatIsoDate(int64_t millis) {
                 static_cast<long long>(ms_of_day / 1000 % 60),
                 static_cast<long long>(ms_of_day % 1000));
   return buf;
-}
-
-Status DecimalNotSupported(std::string_view op) {
-  return Status(ErrorCode::kBadValue,
-                std::string(op) + " of a decimal128 value is not supported by Cairn yet");
 }
 
 }  // namespace cairn::query

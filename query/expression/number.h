@@ -1,7 +1,6 @@
 // Number rules shared by the operator families: MongoDB's Value coercions (coerceToInt,
 // coerceToLong, coerceToDouble with their error codes), the integral tests (integral(),
-// integral64Bit()), Decimal128 conversions (Cairn links no decimal arithmetic library, so only
-// conversions to and from decimal exist: libbson parses and prints the strings), and the
+// integral64Bit()), Decimal128 conversions (the arithmetic itself is common/decimal128.h), and the
 // renderings MongoDB uses for numbers and values in messages. Stateless.
 #pragma once
 
@@ -54,8 +53,5 @@ std::string ValueToString(const Value& v);
 std::string FormatIsoDate(int64_t millis);
 // MongoDB's typeName of the value's type ("missing" for missing).
 std::string_view TypeName(const Value& v);
-
-// The BadValue Cairn answers for arithmetic on decimal128 operands (no decimal library linked).
-Status DecimalNotSupported(std::string_view op);
 
 }  // namespace cairn::query

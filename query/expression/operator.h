@@ -291,6 +291,9 @@ Result<Value> EvalAccumulator(const OperatorExpression& op, Variables* vars);
 Result<ExpressionPtr> ParseAccumulatorN(const bson_iter_t* arg, std::string_view name,
                                         ParseContext& ctx);
 
+// ---- ops/meta.cc: $meta ----
+Result<ExpressionPtr> ParseMeta(const bson_iter_t* arg, std::string_view name, ParseContext& ctx);
+
 // ---- ops/variables.cc: $let, $literal, $rand ----
 Result<ExpressionPtr> ParseLet(const bson_iter_t* arg, std::string_view name, ParseContext& ctx);
 Result<ExpressionPtr> ParseLiteral(const bson_iter_t* arg, std::string_view name,

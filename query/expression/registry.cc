@@ -74,6 +74,7 @@ constexpr OperatorRow kOperators[] = {
     {"$max",             nullptr,                EvalAccumulator,     0, kVariadic},
     {"$maxN",            ParseAccumulatorN,      nullptr,             0, 0},
     {"$mergeObjects",    nullptr,                EvalMergeObjects,    0, kVariadic},
+    {"$meta",            ParseMeta,              nullptr,             0, 0},
     {"$millisecond",     ParseDatePart,          nullptr,             0, 0},
     {"$min",             nullptr,                EvalAccumulator,     0, kVariadic},
     {"$minN",            ParseAccumulatorN,      nullptr,             0, 0},
@@ -146,7 +147,7 @@ constexpr OperatorRow kOperators[] = {
 constexpr std::string_view kNotSupported[] = {
     "$acos", "$acosh", "$asin", "$asinh", "$atan", "$atan2", "$atanh", "$binarySize", "$bitAnd",
     "$bitNot", "$bitOr", "$bitXor", "$bsonSize", "$cos", "$cosh",
-    "$degreesToRadians", "$function", "$median", "$meta",
+    "$degreesToRadians", "$function", "$median",
     "$percentile", "$radiansToDegrees", "$sampleRate", "$sin", "$sinh",
     "$tan", "$tanh", "$toHashedIndexKey", "$tsIncrement",
     "$tsSecond",

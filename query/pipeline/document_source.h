@@ -7,12 +7,14 @@
 
 #include "common/bson_doc.h"
 #include "common/status.h"
+#include "query/expression/document_metadata.h"
 
 namespace cairn::query {
 
 // A stream of documents pulled one at a time. Not thread-safe: one cursor drives it. An
-// executor built by Pipeline::Bind owns its input and must not outlive the Pipeline.
-class DocumentSource {
+// executor built by Pipeline::Bind owns its input and must not outlive the Pipeline. As a
+// DocumentMetadata it answers text_score() for its current document (default: none).
+class DocumentSource : public DocumentMetadata {
  public:
   virtual ~DocumentSource() = default;
 

@@ -337,8 +337,7 @@ class TextScoreExpression final : public Expression {
   Result<Value> Evaluate(Variables* vars) const override {
     std::shared_ptr<const TextScorer> scorer = text_->scorer();
     if (scorer == nullptr) {
-      return Status(ErrorCode::kLocation40218,
-                    "query requires text score metadata, but it is not available");
+      return TextScoreNotAvailable();
     }
     return Value::Double(scorer->Score(vars->root().document()));
   }
@@ -387,8 +386,7 @@ Status ParseExpressionField(ProjectionParse* ctx, std::string_view name, BsonVie
       Result<const TextMatchExpression*> found = FindTextClause(ctx->query->root());
       if (found.ok()) text = *found;
       if (text == nullptr) {
-        return Status(ErrorCode::kLocation40218,
-                      "query requires text score metadata, but it is not available");
+        return TextScoreNotAvailable();
       }
       return AddComputed(ctx, parent, parent_path, name,
                          std::make_unique<TextScoreExpression>(text, ctx->query));

@@ -9,8 +9,7 @@
 // $bit, one modifier per file under update/mods/; in any of their paths the positional "$"
 // (the array element the query matched), "$[]" (every element) and "$[<identifier>]" (the
 // elements its arrayFilters entry matches), nested and combined. Also pipeline-style updates
-// (ParsePipeline). Not yet (precise BadValue "... is not supported yet"): decimal128 arithmetic
-// in $inc/$mul (Cairn links no decimal library). Unknown modifiers answer FailedToParse
+// (ParsePipeline). Unknown modifiers answer FailedToParse
 // "Unknown modifier: $foo. Expected a valid update modifier or pipeline-style update specified
 // as an array"; an empty operand ({$set: {}}) is a no-op, as in MongoDB 5.0+. New fields are
 // appended in MongoDB's order (lexicographic, numeric names numerically), modified fields stay

@@ -13,8 +13,10 @@
 
 #include "query/collation/collator.h"
 #include "query/matcher/matcher.h"
+#include "query/matcher/text_expression.h"
 #include "query/pipeline/explain_stats.h"
 #include "query/pipeline/pipeline.h"
+#include "query/pipeline/text_score_check.h"
 #include "server/aggregate_explain.h"
 #include "server/collection_stats.h"
 #include "server/commands/aggregate_foreign.h"
@@ -199,6 +201,14 @@ Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_
   CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher,
                          query::Matcher::Parse(pipeline->leading_match(), options.expression_context));
   spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
+  // {$meta: "textScore"} needs the scores of a leading $text search (40218 before running); a
+  // malformed $text is reported by the search itself.
+  Result<const query::TextMatchExpression*> text = query::FindTextClause(spec.matcher->root());
+  CAIRN_RETURN_IF_ERROR(query::CheckTextScoreAvailable(
+      coll_stats       ? coll_stats->rest.view()
+      : local_sessions ? local_sessions->rest.view()
+                       : IterDocument(&pipeline_it),
+      !text.ok() || *text != nullptr));
   std::string ns = MakeNamespace(request.db, collection);
   storage::CollectionHandle handle =
       collectionless ? nullptr : ctx.state.engine().catalog().Find(ns);

@@ -273,7 +273,10 @@ Status HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* re
     cursor->projection.reset();
   }
 
-  return ReplyWithFirstBatch(ctx.state, std::move(cursor), batch_size, single_batch, reply);
+  // An error while the first batch runs carries MongoDB's context (find_cmd.cpp).
+  Status status = ReplyWithFirstBatch(ctx.state, std::move(cursor), batch_size, single_batch, reply);
+  if (!status.ok()) return status.WithContext("Executor error during find command");
+  return status;
 }
 
 }  // namespace cairn::server

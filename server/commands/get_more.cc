@@ -55,7 +55,7 @@ Status HandleGetMore(CommandContext& ctx, const CommandRequest& request, bson_t*
     }
     DropPreparedBatch(*cursor);
   }
-  return AppendCursorBatch(reply, std::move(cursor), "nextBatch", batch_size, /*empty=*/false,
+  Status status = AppendCursorBatch(reply, std::move(cursor), "nextBatch", batch_size, /*empty=*/false,
                            [&](std::unique_ptr<Cursor> done, bool exhausted) -> int64_t {
                              if (exhausted) {
                                ctx.state.cursors().Discard(std::move(done));
@@ -67,6 +67,10 @@ Status HandleGetMore(CommandContext& ctx, const CommandRequest& request, bson_t*
                              if (batch_size == 0) ctx.connection.read_ahead_cursor = id;
                              return id;
                            });
+  // An error while the batch runs carries MongoDB's context (getmore_cmd.cpp), for find and
+  // aggregate cursors alike.
+  if (!status.ok()) return status.WithContext("Executor error during getMore");
+  return status;
 }
 
 }  // namespace cairn::server

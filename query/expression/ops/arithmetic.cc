@@ -2,14 +2,17 @@
 // $divide $mod $abs $ceil $floor $round $trunc $exp $ln $log $log10 $pow $sqrt, with MongoDB
 // 7.0's type rules: the narrowest result that holds the value (int32 → int64 when an int32
 // result outgrows it → double when int64 overflows), null for a null or missing operand, and
-// its error codes. Decimal128 operands are refused (no decimal arithmetic library is linked)
-// except where the answer needs no arithmetic ($abs).
+// its error codes. Any decimal128 operand makes the result decimal (the other operands widen
+// through coerceToDecimal: doubles to 15 significant digits); the decimal arithmetic itself is
+// common/decimal128.h.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <string>
 
+#include "common/decimal128.h"
 #include "query/expression/operator.h"
 
 namespace cairn::query::ops {
@@ -20,6 +23,11 @@ constexpr int64_t kLongMin = std::numeric_limits<int64_t>::min();
 constexpr int64_t kLongMax = std::numeric_limits<int64_t>::max();
 
 bool IsDecimal(const Value& v) { return v.type() == BSON_TYPE_DECIMAL128; }
+
+// The domain test of $ln/$log/$log10 on decimals: greater than zero, or NaN.
+bool PositiveOrNaN(const bson_decimal128_t& d) {
+  return dec128::IsNaN(d) || (!dec128::IsZero(d) && !dec128::IsNegative(d));
+}
 
 // Value::getWidestNumeric over int32 < int64 < double < decimal; EOD when either is not a number.
 bson_type_t WidestNumeric(bson_type_t a, bson_type_t b) {
@@ -49,6 +57,13 @@ Result<Value> SingleNumeric(const OperatorExpression& op, Variables* vars) {
   return v;
 }
 
+// On the first decimal operand, the running total (or product) of $add/$multiply so far becomes
+// a decimal: an integral one exactly, a double one rounded to 34 digits (kRoundTo34Digits).
+bson_decimal128_t RunningAsDecimal(bson_type_t old_type, double as_double, int64_t as_long) {
+  return old_type == BSON_TYPE_DOUBLE ? dec128::FromDoubleTo34Digits(as_double)
+                                      : dec128::FromInt64(as_long);
+}
+
 // The running sum of $add (AddState): an int64 total until a double arrives or int64 overflows.
 class AddState {
  public:
@@ -64,10 +79,20 @@ class AddState {
       as_long = v.date();
       as_double = static_cast<double>(as_long);
     } else {
-      if (IsDecimal(v)) return DecimalNotSupported("$add");
       widest_ = WidestNumeric(widest_, v.type());
+      if (widest_ == BSON_TYPE_DECIMAL128) {
+        if (old_widest != BSON_TYPE_DECIMAL128) {
+          decimal_total_ = RunningAsDecimal(old_widest, double_total_, long_total_);
+        }
+        decimal_total_ = dec128::Add(decimal_total_, NumberAsDecimal(v));
+        return Status::OK();
+      }
       as_double = NumberAsDouble(v);
       if (v.type() != BSON_TYPE_DOUBLE) as_long = v.type() == BSON_TYPE_INT32 ? v.int32() : v.int64();
+    }
+    if (widest_ == BSON_TYPE_DECIMAL128) {  // a date after a decimal
+      decimal_total_ = dec128::Add(decimal_total_, dec128::FromInt64(as_long));
+      return Status::OK();
     }
     if (old_widest != widest_ && widest_ == BSON_TYPE_DOUBLE) double_total_ = long_total_;
     if (widest_ == BSON_TYPE_DOUBLE) {
@@ -87,6 +112,12 @@ class AddState {
 
   Result<Value> Finish() const {
     if (is_date_) {
+      if (widest_ == BSON_TYPE_DECIMAL128) {
+        std::optional<int64_t> millis =
+            dec128::ToInt64(decimal_total_, dec128::Rounding::kTiesToEven);
+        if (!millis) return Status(ErrorCode::kOverflow, "date overflow in $add");
+        return Value::Date(*millis);
+      }
       if (widest_ != BSON_TYPE_DOUBLE) return Value::Date(long_total_);
       if (!(double_total_ >= static_cast<double>(kLongMin) &&
             double_total_ < static_cast<double>(kLongMax))) {
@@ -97,6 +128,7 @@ class AddState {
     switch (widest_) {
       case BSON_TYPE_INT64: return Value::Int64(long_total_);
       case BSON_TYPE_DOUBLE: return Value::Double(double_total_);
+      case BSON_TYPE_DECIMAL128: return Value::Decimal(decimal_total_);
       default: return Value::IntOrLong(long_total_);
     }
   }
@@ -104,6 +136,7 @@ class AddState {
  private:
   int64_t long_total_ = 0;
   double double_total_ = 0;
+  bson_decimal128_t decimal_total_{};
   bson_type_t widest_ = BSON_TYPE_INT32;
   bool is_date_ = false;
 };
@@ -112,8 +145,15 @@ class AddState {
 class MultiplyState {
  public:
   Status Multiply(const Value& v) {
-    if (IsDecimal(v)) return DecimalNotSupported("$multiply");
+    bson_type_t old_type = product_type_;
     product_type_ = WidestNumeric(product_type_, v.type());
+    if (product_type_ == BSON_TYPE_DECIMAL128) {
+      if (old_type != BSON_TYPE_DECIMAL128) {
+        decimal_product_ = RunningAsDecimal(old_type, double_product_, long_product_);
+      }
+      decimal_product_ = dec128::Multiply(decimal_product_, NumberAsDecimal(v));
+      return Status::OK();
+    }
     double d = NumberAsDouble(v);
     double_product_ *= d;
     if (product_type_ != BSON_TYPE_DOUBLE) {
@@ -128,6 +168,7 @@ class MultiplyState {
   Value Finish() const {
     switch (product_type_) {
       case BSON_TYPE_DOUBLE: return Value::Double(double_product_);
+      case BSON_TYPE_DECIMAL128: return Value::Decimal(decimal_product_);
       case BSON_TYPE_INT64: return Value::Int64(long_product_);
       default: return Value::IntOrLong(long_product_);
     }
@@ -136,6 +177,7 @@ class MultiplyState {
  private:
   double double_product_ = 1;
   int64_t long_product_ = 1;
+  bson_decimal128_t decimal_product_{};
   bson_type_t product_type_ = BSON_TYPE_INT32;
 };
 
@@ -218,7 +260,12 @@ Result<Value> RoundOrTrunc(const OperatorExpression& op, Variables* vars, bool h
     }
   }
   switch (number.type()) {
-    case BSON_TYPE_DECIMAL128: return DecimalNotSupported(op.name());
+    case BSON_TYPE_DECIMAL128: {
+      const bson_decimal128_t& d = number.decimal();
+      if (dec128::IsInfinite(d)) return number;
+      return Value::Decimal(dec128::Quantize(
+          d, places, half_even ? dec128::Rounding::kTiesToEven : dec128::Rounding::kTowardZero));
+    }
     case BSON_TYPE_DOUBLE: return Value::Double(RoundDoubleDecimal(number.dbl(), places, half_even));
     default: {
       if (places >= 0) return number;
@@ -279,7 +326,8 @@ Result<Value> EvalSubtract(const OperatorExpression& op, Variables* vars) {
   CAIRN_ASSIGN_OR_RETURN(Value lhs, op.Eval(0, vars));
   CAIRN_ASSIGN_OR_RETURN(Value rhs, op.Eval(1, vars));
   switch (WidestNumeric(rhs.type(), lhs.type())) {
-    case BSON_TYPE_DECIMAL128: return DecimalNotSupported("$subtract");
+    case BSON_TYPE_DECIMAL128:
+      return Value::Decimal(dec128::Subtract(NumberAsDecimal(lhs), NumberAsDecimal(rhs)));
     case BSON_TYPE_DOUBLE: return Value::Double(NumberAsDouble(lhs) - NumberAsDouble(rhs));
     case BSON_TYPE_INT64: {
       int64_t l = lhs.type() == BSON_TYPE_INT32 ? lhs.int32() : lhs.int64();
@@ -325,7 +373,13 @@ Result<Value> EvalDivide(const OperatorExpression& op, Variables* vars) {
   CAIRN_ASSIGN_OR_RETURN(Value lhs, op.Eval(0, vars));
   CAIRN_ASSIGN_OR_RETURN(Value rhs, op.Eval(1, vars));
   if (lhs.numeric() && rhs.numeric()) {
-    if (IsDecimal(lhs) || IsDecimal(rhs)) return DecimalNotSupported("$divide");
+    if (IsDecimal(lhs) || IsDecimal(rhs)) {
+      bson_decimal128_t denominator = NumberAsDecimal(rhs);
+      if (dec128::IsZero(denominator)) {
+        return Status(ErrorCode::kBadValue, "can't $divide by zero");
+      }
+      return Value::Decimal(dec128::Divide(NumberAsDecimal(lhs), denominator));
+    }
     double denominator = NumberAsDouble(rhs);
     if (denominator == 0) return Status(ErrorCode::kBadValue, "can't $divide by zero");
     return Value::Double(NumberAsDouble(lhs) / denominator);
@@ -339,7 +393,11 @@ Result<Value> EvalMod(const OperatorExpression& op, Variables* vars) {
   CAIRN_ASSIGN_OR_RETURN(Value lhs, op.Eval(0, vars));
   CAIRN_ASSIGN_OR_RETURN(Value rhs, op.Eval(1, vars));
   if (lhs.numeric() && rhs.numeric()) {
-    if (IsDecimal(lhs) || IsDecimal(rhs)) return DecimalNotSupported("$mod");
+    if (IsDecimal(lhs) || IsDecimal(rhs)) {
+      bson_decimal128_t right = NumberAsDecimal(rhs);
+      if (dec128::IsZero(right)) return Status(ErrorCode::kLocation16610, "can't $mod by zero");
+      return Value::Decimal(dec128::Mod(NumberAsDecimal(lhs), right));
+    }
     double right = NumberAsDouble(rhs);
     if (right == 0) return Status(ErrorCode::kLocation16610, "can't $mod by zero");
     if (lhs.type() == BSON_TYPE_DOUBLE ||
@@ -364,13 +422,7 @@ Result<Value> EvalAbs(const OperatorExpression& op, Variables* vars) {
   CAIRN_ASSIGN_OR_RETURN(Value v, SingleNumeric(op, vars));
   switch (v.type()) {
     case BSON_TYPE_DOUBLE: return Value::Double(std::fabs(v.dbl()));
-    case BSON_TYPE_DECIMAL128: {
-      std::string text = DecimalToString(v.decimal());
-      if (!text.empty() && text[0] == '-') text.erase(0, 1);
-      bson_decimal128_t dec;
-      bson_decimal128_from_string(text.c_str(), &dec);
-      return Value::Decimal(dec);
-    }
+    case BSON_TYPE_DECIMAL128: return Value::Decimal(dec128::Abs(v.decimal()));
     case BSON_TYPE_INT32: return Value::IntOrLong(std::llabs(static_cast<int64_t>(v.int32())));
     case BSON_TYPE_INT64:
       if (v.int64() == kLongMin) {
@@ -384,28 +436,39 @@ Result<Value> EvalAbs(const OperatorExpression& op, Variables* vars) {
 Result<Value> EvalCeil(const OperatorExpression& op, Variables* vars) {
   CAIRN_ASSIGN_OR_RETURN(Value v, SingleNumeric(op, vars));
   if (v.type() == BSON_TYPE_DOUBLE) return Value::Double(std::ceil(v.dbl()));
-  if (IsDecimal(v)) return DecimalNotSupported("$ceil");
+  if (IsDecimal(v)) {  // to the integer above, with exponent 0 (quantize, as MongoDB does)
+    return Value::Decimal(dec128::Quantize(v.decimal(), 0, dec128::Rounding::kTowardPositive));
+  }
   return v;
 }
 
 Result<Value> EvalFloor(const OperatorExpression& op, Variables* vars) {
   CAIRN_ASSIGN_OR_RETURN(Value v, SingleNumeric(op, vars));
   if (v.type() == BSON_TYPE_DOUBLE) return Value::Double(std::floor(v.dbl()));
-  if (IsDecimal(v)) return DecimalNotSupported("$floor");
+  if (IsDecimal(v)) {
+    return Value::Decimal(dec128::Quantize(v.decimal(), 0, dec128::Rounding::kTowardNegative));
+  }
   return v;
 }
 
 Result<Value> EvalExp(const OperatorExpression& op, Variables* vars) {
   CAIRN_ASSIGN_OR_RETURN(Value v, SingleNumeric(op, vars));
   if (v.type() == BSON_TYPE_NULL) return v;
-  if (IsDecimal(v)) return DecimalNotSupported("$exp");
+  if (IsDecimal(v)) return Value::Decimal(dec128::Exp(v.decimal()));
   return Value::Double(std::exp(NumberAsDouble(v)));
 }
 
 Result<Value> EvalLn(const OperatorExpression& op, Variables* vars) {
   CAIRN_ASSIGN_OR_RETURN(Value v, SingleNumeric(op, vars));
   if (v.type() == BSON_TYPE_NULL) return v;
-  if (IsDecimal(v)) return DecimalNotSupported("$ln");
+  if (IsDecimal(v)) {
+    const bson_decimal128_t& d = v.decimal();
+    if (!(PositiveOrNaN(d))) {
+      return Status(ErrorCode::kLocation28766,
+                    "$ln's argument must be a positive number, but is " + DecimalToString(d));
+    }
+    return Value::Decimal(dec128::Ln(d));
+  }
   double x = NumberAsDouble(v);
   if (!(x > 0 || std::isnan(x))) {
     return Status(ErrorCode::kLocation28766,
@@ -417,7 +480,14 @@ Result<Value> EvalLn(const OperatorExpression& op, Variables* vars) {
 Result<Value> EvalLog10(const OperatorExpression& op, Variables* vars) {
   CAIRN_ASSIGN_OR_RETURN(Value v, SingleNumeric(op, vars));
   if (v.type() == BSON_TYPE_NULL) return v;
-  if (IsDecimal(v)) return DecimalNotSupported("$log10");
+  if (IsDecimal(v)) {
+    const bson_decimal128_t& d = v.decimal();
+    if (!(PositiveOrNaN(d))) {
+      return Status(ErrorCode::kLocation28761,
+                    "$log10's argument must be a positive number, but is " + DecimalToString(d));
+    }
+    return Value::Decimal(dec128::Log10(d));
+  }
   double x = NumberAsDouble(v);
   if (!(x > 0 || std::isnan(x))) {
     return Status(ErrorCode::kLocation28761,
@@ -437,7 +507,20 @@ Result<Value> EvalLog(const OperatorExpression& op, Variables* vars) {
   if (!base.numeric()) {
     return Status(ErrorCode::kLocation28757, "$log's base must be numeric, not " + TypeNameOf(base));
   }
-  if (IsDecimal(arg) || IsDecimal(base)) return DecimalNotSupported("$log");
+  if (IsDecimal(arg) || IsDecimal(base)) {
+    bson_decimal128_t x = NumberAsDecimal(arg);
+    bson_decimal128_t b = NumberAsDecimal(base);
+    if (!PositiveOrNaN(x)) {
+      return Status(ErrorCode::kLocation28758,
+                    "$log's argument must be a positive number, but is " + DecimalToString(x));
+    }
+    if (!(dec128::IsNaN(b) || (PositiveOrNaN(b) && !dec128::Equal(b, dec128::FromInt64(1))))) {
+      return Status(ErrorCode::kLocation28759,
+                    "$log's base must be a positive number not equal to 1, but is " +
+                        DecimalToString(b));
+    }
+    return Value::Decimal(dec128::Log(x, b));
+  }
   double x = NumberAsDouble(arg);
   double b = NumberAsDouble(base);
   if (!(x > 0 || std::isnan(x))) {
@@ -455,7 +538,14 @@ Result<Value> EvalLog(const OperatorExpression& op, Variables* vars) {
 Result<Value> EvalSqrt(const OperatorExpression& op, Variables* vars) {
   CAIRN_ASSIGN_OR_RETURN(Value v, SingleNumeric(op, vars));
   if (v.type() == BSON_TYPE_NULL) return v;
-  if (IsDecimal(v)) return DecimalNotSupported("$sqrt");
+  if (IsDecimal(v)) {
+    const bson_decimal128_t& d = v.decimal();
+    if (!dec128::IsNaN(d) && !dec128::IsZero(d) && dec128::IsNegative(d)) {
+      return Status(ErrorCode::kLocation28714,
+                    "$sqrt's argument must be greater than or equal to 0");
+    }
+    return Value::Decimal(dec128::Sqrt(d));
+  }
   double x = NumberAsDouble(v);
   if (x < 0) {
     return Status(ErrorCode::kLocation28714,
@@ -475,7 +565,15 @@ Result<Value> EvalPow(const OperatorExpression& op, Variables* vars) {
     return Status(ErrorCode::kLocation28763,
                   "$pow's exponent must be numeric, not " + TypeNameOf(exp));
   }
-  if (IsDecimal(base) || IsDecimal(exp)) return DecimalNotSupported("$pow");
+  if (IsDecimal(base) || IsDecimal(exp)) {
+    bson_decimal128_t b = NumberAsDecimal(base);
+    bson_decimal128_t e = NumberAsDecimal(exp);
+    if (dec128::IsZero(b) && !dec128::IsZero(e) && dec128::IsNegative(e) && !dec128::IsNaN(e)) {
+      return Status(ErrorCode::kLocation28764,
+                    "$pow cannot take a base of 0 and a negative exponent");
+    }
+    return Value::Decimal(dec128::Pow(b, e));
+  }
   double b = NumberAsDouble(base);
   double e = NumberAsDouble(exp);
   if (b == 0 && e < 0) {

@@ -1,8 +1,9 @@
 // $sum (and $count, which is $sum of 1): adds the numeric inputs, ignoring everything else
 // (AccumulatorSum). The result has the widest input type: int32 while the total fits an int32,
 // int64 when an int32 total outgrows it or any input was int64, double when the total leaves
-// int64's range or any input was a double; 0 (int32) when nothing was numeric. Decimal128
-// inputs are refused until Cairn has decimal arithmetic.
+// int64's range or any input was a double; 0 (int32) when nothing was numeric. Any Decimal128
+// input makes the result a decimal: decimals are summed apart, exactly, and the non-decimal
+// total joins them at the end (DecimalTotal).
 #include <limits>
 
 #include "query/pipeline/accumulators/accumulator.h"
@@ -12,7 +13,7 @@ namespace cairn::query {
 
 namespace {
 
-enum class SumType { kInt32, kInt64, kDouble };
+enum class SumType { kInt32, kInt64, kDouble, kDecimal };
 
 class SumAccumulator final : public Accumulator {
  public:
@@ -28,9 +29,13 @@ class SumAccumulator final : public Accumulator {
         type_ = SumType::kDouble;
         total_.AddDouble(bson_iter_double(value));
         break;
-      case BSON_TYPE_DECIMAL128:
-        return Status(ErrorCode::kBadValue,
-                      "$sum of a decimal128 value is not supported by Cairn yet");
+      case BSON_TYPE_DECIMAL128: {
+        type_ = SumType::kDecimal;
+        bson_decimal128_t d;
+        bson_iter_decimal128(value, &d);
+        decimals_.Add(d);
+        break;
+      }
       default: break;  // non-numbers are ignored
     }
     return Status::OK();
@@ -38,6 +43,11 @@ class SumAccumulator final : public Accumulator {
 
   void Finish(bson_t* out, std::string_view key) const override {
     const int len = static_cast<int>(key.size());
+    if (type_ == SumType::kDecimal) {
+      bson_decimal128_t total = decimals_.Total(total_);
+      bson_append_decimal128(out, key.data(), len, &total);
+      return;
+    }
     if (type_ != SumType::kDouble && total_.FitsLong()) {
       int64_t sum = total_.GetLong();
       if (type_ == SumType::kInt32 && sum >= std::numeric_limits<int32_t>::min() &&
@@ -56,6 +66,7 @@ class SumAccumulator final : public Accumulator {
  private:
   SumType type_ = SumType::kInt32;
   DoubleDoubleSum total_;
+  DecimalTotal decimals_;
 };
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "common/decimal128.h"
+
 namespace cairn::query {
 
 namespace {
@@ -69,6 +71,19 @@ int64_t DoubleDoubleSum::GetLong() const {
   int64_t whole = std::llround(sum_);
   whole += std::llround((sum_ - static_cast<double>(whole)) + addend_);
   return whole;
+}
+
+void DecimalTotal::Add(const bson_decimal128_t& d) {
+  sum_ = any_ ? dec128::Add(sum_, d) : d;
+  any_ = true;
+}
+
+bson_decimal128_t DecimalTotal::Total(const DoubleDoubleSum& non_decimal) const {
+  double approx = non_decimal.GetDouble();
+  bson_decimal128_t other = non_decimal.FitsLong() && approx == std::trunc(approx)
+                                ? dec128::FromInt64(non_decimal.GetLong())
+                                : dec128::FromDoubleTo34Digits(approx);
+  return any_ ? dec128::Add(other, sum_) : other;
 }
 
 }  // namespace cairn::query

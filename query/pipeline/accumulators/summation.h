@@ -4,6 +4,8 @@
 // ~107 bits, and the int64 range check rounds the pair correctly. Value type; not thread-safe.
 #pragma once
 
+#include <bson/bson.h>
+
 #include <cstdint>
 
 namespace cairn::query {
@@ -26,6 +28,21 @@ class DoubleDoubleSum {
   double sum_ = 0.0;
   double addend_ = 0.0;
   double plain_ = 0.0;  // uncompensated sum, for infinities and NaN
+};
+
+// The Decimal128 inputs of $sum/$avg, summed exactly apart from the non-decimal ones (as
+// MongoDB's AccumulatorSum keeps decimalTotal beside nonDecimalTotal); Total joins the two.
+class DecimalTotal {
+ public:
+  void Add(const bson_decimal128_t& d);
+  bool any() const { return any_; }
+  // The decimal sum plus the non-decimal total: an integral total exactly, a fractional one
+  // through its double rounded to 34 digits.
+  bson_decimal128_t Total(const DoubleDoubleSum& non_decimal) const;
+
+ private:
+  bson_decimal128_t sum_{};
+  bool any_ = false;
 };
 
 }  // namespace cairn::query

@@ -30,7 +30,9 @@ class AddFieldsStage final : public Stage {
 class AddFieldsExecutor final : public ChildSource {
  public:
   AddFieldsExecutor(const AddFieldsStage& stage, std::unique_ptr<DocumentSource> child)
-      : ChildSource(std::move(child)), stage_(stage), vars_(stage.num_slots()) {}
+      : ChildSource(std::move(child)), stage_(stage), vars_(stage.num_slots()) {
+    vars_.set_metadata(child_.get());  // {$meta: "textScore"} reads the input's score
+  }
 
   bool Next() override {
     if (!child_->Next()) return false;
@@ -42,6 +44,8 @@ class AddFieldsExecutor final : public ChildSource {
     return true;
   }
   BsonView document() const override { return out_.view(); }
+  // One output per input document, which keeps its metadata.
+  std::optional<double> text_score() const override { return child_->text_score(); }
 
  private:
   const AddFieldsStage& stage_;

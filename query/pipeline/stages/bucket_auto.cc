@@ -197,7 +197,9 @@ class BucketAutoStage final : public Stage {
 class BucketAutoExecutor final : public ChildSource {
  public:
   BucketAutoExecutor(const BucketAutoStage& stage, std::unique_ptr<DocumentSource> child)
-      : ChildSource(std::move(child)), stage_(stage), vars_(stage.num_slots()) {}
+      : ChildSource(std::move(child)), stage_(stage), vars_(stage.num_slots()) {
+    vars_.set_metadata(child_.get());  // {$meta: "textScore"} reads the input's score
+  }
 
   bool Next() override {
     if (!loaded_) {

@@ -79,7 +79,9 @@ class GroupExecutor final : public ChildSource {
       : ChildSource(std::move(child)),
         stage_(stage),
         index_(OwnedValueLess{stage.collator()}),
-        vars_(stage.num_slots()) {}
+        vars_(stage.num_slots()) {
+    vars_.set_metadata(child_.get());  // {$meta: "textScore"} reads the input's score
+  }
 
   bool Next() override {
     if (!loaded_) {

@@ -33,6 +33,8 @@ class LimitExecutor final : public ChildSource {
     return child_->Next();
   }
   BsonView document() const override { return child_->document(); }
+  // One output per input document, which keeps its metadata.
+  std::optional<double> text_score() const override { return child_->text_score(); }
 
  private:
   int64_t remaining_;

@@ -189,7 +189,9 @@ class LookupStage final : public Stage {
 class LookupExecutor final : public ChildSource {
  public:
   LookupExecutor(std::shared_ptr<const LookupSpec> spec, std::unique_ptr<DocumentSource> child)
-      : ChildSource(std::move(child)), spec_(std::move(spec)), vars_(spec_->let_slots) {}
+      : ChildSource(std::move(child)), spec_(std::move(spec)), vars_(spec_->let_slots) {
+    vars_.set_metadata(child_.get());  // {$meta: "textScore"} reads the input's score
+  }
 
   bool Next() override {
     if (!NextOutput()) return false;
@@ -215,6 +217,8 @@ class LookupExecutor final : public ChildSource {
     }
   }
   BsonView document() const override { return out_.view(); }
+  // The local document's metadata.
+  std::optional<double> text_score() const override { return child_->text_score(); }
 
  private:
   enum class Strategy { kUnchosen, kIndexedLoop, kHash, kNestedLoop };

@@ -35,6 +35,8 @@ class MatchExecutor final : public ChildSource {
     return false;
   }
   BsonView document() const override { return child_->document(); }
+  // One output per input document, which keeps its metadata.
+  std::optional<double> text_score() const override { return child_->text_score(); }
 
  private:
   const MatchStage& stage_;

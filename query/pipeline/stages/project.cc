@@ -6,7 +6,9 @@
 // 31254; the projection's other errors (31253, path collisions, field names) are Projection's.
 // All errors read "Invalid $project :: caused by :: ...". The output of a projection with
 // computed fields is the inclusion's fields in document order (_id kept unless excluded), then
-// the computed fields in spec order (a computed _id replaces the document's in place). Also hosts
+// the computed fields in spec order (a computed _id replaces the document's in place). A $meta
+// field ({score: {$meta: "textScore"}}) is computed too but, as in MongoDB, decides nothing: with
+// exclusions or alone it is appended to the excluded (or whole) document. Also hosts
 // the executor $unset builds (unset.cc).
 #include <optional>
 
@@ -23,12 +25,13 @@ class ProjectStage final : public Stage {
   // Without computed fields: `projection` is the whole projection.
   ProjectStage(Projection projection, std::string_view name)
       : projection_(std::move(projection)), name_(name) {}
-  // With computed fields: the inclusion part (none: only _id, unless `keep_id` is false), then
-  // `computed`.
+  // With computed fields: the inclusion or exclusion part (none: only _id, unless `keep_id` is
+  // false; or, with `keep_all`, the whole document), then `computed`.
   ProjectStage(std::optional<Projection> inclusion, bool keep_id, ComputedFields computed,
-               size_t num_slots)
+               size_t num_slots, bool keep_all = false)
       : projection_(std::move(inclusion)),
         keep_id_(keep_id),
+        keep_all_(keep_all),
         computed_(std::move(computed)),
         num_slots_(num_slots),
         name_("$project") {}
@@ -38,12 +41,14 @@ class ProjectStage final : public Stage {
 
   const std::optional<Projection>& projection() const { return projection_; }
   bool keep_id() const { return keep_id_; }
+  bool keep_all() const { return keep_all_; }
   const std::optional<ComputedFields>& computed() const { return computed_; }
   size_t num_slots() const { return num_slots_; }
 
  private:
   std::optional<Projection> projection_;
   bool keep_id_ = true;
+  bool keep_all_ = false;  // only $meta fields: they are added to the whole document
   std::optional<ComputedFields> computed_;
   size_t num_slots_ = 0;
   std::string_view name_;  // "$project" or "$unset": static strings
@@ -52,7 +57,9 @@ class ProjectStage final : public Stage {
 class ProjectExecutor final : public ChildSource {
  public:
   ProjectExecutor(const ProjectStage& stage, std::unique_ptr<DocumentSource> child)
-      : ChildSource(std::move(child)), stage_(stage), vars_(stage.num_slots()) {}
+      : ChildSource(std::move(child)), stage_(stage), vars_(stage.num_slots()) {
+    vars_.set_metadata(child_.get());  // {$meta: "textScore"} reads the input's score
+  }
 
   bool Next() override {
     if (!child_->Next()) return false;
@@ -63,6 +70,11 @@ class ProjectExecutor final : public ChildSource {
       stage_.projection()->Apply(doc, out_.get()).IgnoreError();
       return true;
     }
+    vars_.SetRoot(doc);
+    if (stage_.keep_all()) {
+      Status status = stage_.computed()->Apply(doc, &vars_, out_.get());
+      return status.ok() || Fail(std::move(status));
+    }
     bson_reinit(base_.get());
     if (stage_.projection()) {
       stage_.projection()->Apply(doc, base_.get()).IgnoreError();
@@ -70,12 +82,13 @@ class ProjectExecutor final : public ChildSource {
       bson_iter_t id;
       if (doc.Find("_id", &id)) AppendIter(base_.get(), "_id", &id);
     }
-    vars_.SetRoot(doc);
     Status status = stage_.computed()->Apply(base_.view(), &vars_, out_.get());
     if (!status.ok()) return Fail(std::move(status));
     return true;
   }
   BsonView document() const override { return out_.view(); }
+  // One output per input document, which keeps its metadata.
+  std::optional<double> text_score() const override { return child_->text_score(); }
 
  private:
   const ProjectStage& stage_;
@@ -135,6 +148,11 @@ class ProjectSplitter {
           return Status(ErrorCode::kInvalidPipelineOperator,
                         "Cannot use $elemMatch in this context");
         }
+        if (IterKey(&first) == "$meta") {  // computed, in a projection of either kind
+          CAIRN_ASSIGN_OR_RETURN(ExpressionPtr expr, ParseOperand(&it, ctx_));
+          computed_paths_.emplace_back(path, std::move(expr));  // not in `check`: no kind
+          continue;
+        }
       }
       // A computed field.
       if (type_ == Type::kExclusion) {
@@ -150,6 +168,7 @@ class ProjectSplitter {
   }
 
   bool has_computed() const { return !computed_paths_.empty(); }
+  bool is_inclusion() const { return type_ == Type::kInclusion; }
   bool includes_non_id() const { return includes_non_id_; }
   bool id_excluded() const { return id_excluded_; }
   std::vector<std::pair<std::string, ExpressionPtr>>& computed_paths() { return computed_paths_; }
@@ -202,10 +221,20 @@ Result<StagePtr> ParseProjectSpec(BsonView spec, const PipelineOptions& options)
   CAIRN_RETURN_IF_ERROR(splitter.Split(spec, std::string(), inclusion.get(), check.get()));
   if (!splitter.has_computed()) return MakeProjectStage(spec, "$project");
   // Paths and names as Projection checks them, computed fields standing in as inclusions.
-  CAIRN_RETURN_IF_ERROR(Projection::Parse(check.view()).status());
+  if (!check.view().empty()) CAIRN_RETURN_IF_ERROR(Projection::Parse(check.view()).status());
   ComputedFields computed;
   for (auto& [path, expr] : splitter.computed_paths()) {
     CAIRN_RETURN_IF_ERROR(computed.Add(path, std::move(expr)));
+  }
+  if (!splitter.is_inclusion()) {
+    // Only $meta fields computed: they go onto the excluded document, or the whole one.
+    if (inclusion.view().empty()) {
+      return StagePtr(std::make_shared<ProjectStage>(std::nullopt, true, std::move(computed),
+                                                     ctx.num_slots(), /*keep_all=*/true));
+    }
+    CAIRN_ASSIGN_OR_RETURN(Projection exclusion, Projection::Parse(inclusion.view()));
+    return StagePtr(std::make_shared<ProjectStage>(std::move(exclusion), true,
+                                                   std::move(computed), ctx.num_slots()));
   }
   std::optional<Projection> base;
   if (splitter.includes_non_id()) {

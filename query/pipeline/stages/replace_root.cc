@@ -32,7 +32,9 @@ class ReplaceRootStage final : public Stage {
 class ReplaceRootExecutor final : public ChildSource {
  public:
   ReplaceRootExecutor(const ReplaceRootStage& stage, std::unique_ptr<DocumentSource> child)
-      : ChildSource(std::move(child)), stage_(stage), vars_(stage.num_slots()) {}
+      : ChildSource(std::move(child)), stage_(stage), vars_(stage.num_slots()) {
+    vars_.set_metadata(child_.get());  // {$meta: "textScore"} reads the input's score
+  }
 
   bool Next() override {
     if (!child_->Next()) return false;
@@ -54,6 +56,8 @@ class ReplaceRootExecutor final : public ChildSource {
     return true;
   }
   BsonView document() const override { return out_.view(); }
+  // One output per input document, which keeps its metadata.
+  std::optional<double> text_score() const override { return child_->text_score(); }
 
  private:
   const ReplaceRootStage& stage_;

@@ -31,6 +31,8 @@ class SkipExecutor final : public ChildSource {
     return child_->Next();
   }
   BsonView document() const override { return child_->document(); }
+  // One output per input document, which keeps its metadata.
+  std::optional<double> text_score() const override { return child_->text_score(); }
 
  private:
   int64_t to_skip_;

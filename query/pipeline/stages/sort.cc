@@ -4,8 +4,13 @@
 // (query/sort/external_sorter.h) when allowDiskUse is true, else fails with 292. Optimise: when
 // $skip stages and then a $limit follow, only the top skip+limit documents are kept (a bounded
 // heap; past the budget it too spills, or fails with 292), as MongoDB's sort absorbs a
-// following limit.
+// following limit. Text scores: a document's textScore (DocumentSource::text_score) travels
+// with it through the sort (the sorter's value bytes), and a {$meta: "textScore"} key — highest
+// score first — sorts documents carrying the score in SortPattern::kTextScoreField, added on
+// the way in and removed on the way out; without a $text search before it that key fails with
+// 40218 when the stage runs.
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <queue>
 #include <vector>
@@ -63,20 +68,70 @@ class SortExecutor final : public ChildSource {
       ++position_;
     }
     if (sorter_ != nullptr) {
-      if (sorter_->Next()) return true;
+      if (sorter_->Next()) return Emit(sorter_->key(), sorter_->value());
       return sorter_->status().ok() ? false : Fail(sorter_->status());
     }
-    return position_ < sorted_.size();
+    if (position_ >= sorted_.size()) return false;
+    const Entry& entry = sorted_[position_];
+    return Emit(entry.doc.view(), ScoreBytes(entry.score));
   }
   BsonView document() const override {
+    if (stage_.pattern().needs_text_score()) return out_.view();
     return sorter_ != nullptr ? sorter_->key() : sorted_[position_].doc.view();
+  }
+  std::optional<double> text_score() const override {
+    return carry_scores_ ? std::optional<double>(score_) : std::nullopt;
   }
 
  private:
   struct Entry {
     BsonDoc doc;
     uint64_t sequence;  // input order: ties keep it
+    double score = 0;   // its textScore, when carry_scores_
   };
+
+  // A score as the sorter's value bytes.
+  static std::string_view ScoreBytes(const double& score) {
+    return std::string_view(reinterpret_cast<const char*>(&score), sizeof(score));
+  }
+
+  // The input document as it is sorted (with its score in the score field for a textScore
+  // key; valid until the next call) and *score its textScore. Whether scores travel at all is
+  // decided on the first document: a $text search scores every document it returns.
+  Result<BsonView> Prepare(double* score) {
+    BsonView doc = child_->document();
+    if (!scores_decided_) {
+      scores_decided_ = true;
+      carry_scores_ = child_->text_score().has_value();
+    }
+    if (carry_scores_) *score = child_->text_score().value_or(0);
+    if (!stage_.pattern().needs_text_score()) return doc;
+    if (!carry_scores_) {
+      return TextScoreNotAvailable();
+    }
+    bson_reinit(with_score_.get());
+    bson_t whole = doc.AsBson();
+    bson_concat(with_score_.get(), &whole);
+    const std::string_view field = SortPattern::kTextScoreField;
+    bson_append_double(with_score_.get(), field.data(), static_cast<int>(field.size()), *score);
+    return with_score_.view();
+  }
+
+  // Positions the output on a sorted document and its score bytes.
+  bool Emit(BsonView sorted, std::string_view score_bytes) {
+    if (carry_scores_ && score_bytes.size() == sizeof(score_)) {
+      std::memcpy(&score_, score_bytes.data(), sizeof(score_));
+    }
+    if (!stage_.pattern().needs_text_score()) return true;
+    bson_reinit(out_.get());
+    bson_iter_t it;
+    if (sorted.Init(&it)) {
+      while (bson_iter_next(&it)) {
+        if (IterKey(&it) != SortPattern::kTextScoreField) AppendIter(out_.get(), IterKey(&it), &it);
+      }
+    }
+    return true;
+  }
 
   // True when a sorts before b.
   bool Before(const Entry& a, const Entry& b) const {
@@ -107,7 +162,10 @@ class SortExecutor final : public ChildSource {
   // Adds the rest of the input to the sorter and sorts.
   bool FeedSorter() {
     while (child_->Next()) {
-      Status added = sorter_->Add(child_->document(), std::string_view());
+      double score = 0;
+      Result<BsonView> doc = Prepare(&score);
+      if (!doc.ok()) return Fail(doc.status());
+      Status added = sorter_->Add(*doc, carry_scores_ ? ScoreBytes(score) : std::string_view());
       if (!added.ok()) return Fail(std::move(added));
     }
     if (!child_->status().ok()) return false;
@@ -125,7 +183,10 @@ class SortExecutor final : public ChildSource {
     int64_t memory = 0;
     uint64_t sequence = 0;
     while (child_->Next()) {
-      BsonView doc = child_->document();
+      double score = 0;
+      Result<BsonView> prepared = Prepare(&score);
+      if (!prepared.ok()) return Fail(prepared.status());
+      BsonView doc = *prepared;
       // Max-heap on sort order: its front is the last of the N kept.
       if (static_cast<int64_t>(sorted_.size()) == *top_n) {
         // A tie with the last kept loses: it came later.
@@ -135,9 +196,9 @@ class SortExecutor final : public ChildSource {
         }
         std::pop_heap(sorted_.begin(), sorted_.end(), before);
         memory -= static_cast<int64_t>(sorted_.back().doc.view().size());
-        sorted_.back() = Entry{BsonDoc(doc), sequence++};
+        sorted_.back() = Entry{BsonDoc(doc), sequence++, score};
       } else {
-        sorted_.push_back(Entry{BsonDoc(doc), sequence++});
+        sorted_.push_back(Entry{BsonDoc(doc), sequence++, score});
       }
       std::push_heap(sorted_.begin(), sorted_.end(), before);
       memory += static_cast<int64_t>(doc.size());
@@ -148,7 +209,8 @@ class SortExecutor final : public ChildSource {
                   [](const Entry& a, const Entry& b) { return a.sequence < b.sequence; });
         MakeSorter();
         for (const Entry& kept : sorted_) {
-          Status added = sorter_->Add(kept.doc.view(), std::string_view());
+          Status added = sorter_->Add(kept.doc.view(),
+                                      carry_scores_ ? ScoreBytes(kept.score) : std::string_view());
           if (!added.ok()) return Fail(std::move(added));
         }
         sorted_.clear();
@@ -165,6 +227,11 @@ class SortExecutor final : public ChildSource {
   size_t position_ = 0;
   std::vector<Entry> sorted_;               // LoadTopN
   std::unique_ptr<ExternalSorter> sorter_;  // LoadAll
+  bool scores_decided_ = false;
+  bool carry_scores_ = false;  // the input has textScores: each document's travels with it
+  double score_ = 0;           // the current output document's
+  BsonDoc with_score_;         // Prepare's document with the score field
+  BsonDoc out_;                // a textScore key: the output without the score field
 };
 
 size_t SortStage::OptimizeAt(size_t index, StageList* stages) const {
@@ -208,10 +275,6 @@ Result<StagePtr> ParseSort(const bson_iter_t* spec, const PipelineOptions& optio
                                                  : nullptr));
   if (pattern.empty()) {
     return Status(ErrorCode::kLocation15976, "$sort stage must have at least one sort key");
-  }
-  if (pattern.needs_text_score()) {  // only find's text search supplies the score today
-    return Status(ErrorCode::kBadValue,
-                  "sorting by {$meta: \"textScore\"} in a pipeline is not supported yet");
   }
   ExternalSorterOptions spill;
   spill.max_memory_bytes = options.sort_max_memory_bytes;

@@ -76,6 +76,8 @@ class UnwindExecutor final : public ChildSource {
     }
   }
   BsonView document() const override { return out_.view(); }
+  // Each output keeps its input document's its metadata.
+  std::optional<double> text_score() const override { return child_->text_score(); }
 
  private:
   const UnwindSpec& spec_;

@@ -1,11 +1,14 @@
 // $inc and $mul: arithmetic on a numeric field with MongoDB's SafeNum rules: int32 results
 // that overflow widen to int64, int64 overflow is an error (BadValue "Failed to apply $inc
 // operations ..."), any double operand makes a double. A missing field is created ($inc: the
-// operand; $mul: zero of the operand's type). MongoDB: arithmetic_node.cpp, safe_num.cpp.
-// Not yet: decimal128 operands or fields (refused precisely).
+// operand; $mul: zero of the operand's type). A decimal128 on either side makes a decimal (the
+// other side widens as SafeNum::getDecimal does: doubles to 15 significant digits).
+// MongoDB: arithmetic_node.cpp, safe_num.cpp.
 #include <cmath>
 #include <cstdio>
 
+#include "common/decimal128.h"
+#include "query/expression/number.h"
 #include "query/update/update_internal.h"
 
 namespace cairn::query::update_internal {
@@ -13,9 +16,10 @@ namespace {
 
 // A number as SafeNum holds it; kInvalid is the result of an int64 overflow.
 struct Num {
-  enum Type { kInvalid, kInt32, kInt64, kDouble } type = kInvalid;
+  enum Type { kInvalid, kInt32, kInt64, kDouble, kDecimal } type = kInvalid;
   int64_t i = 0;  // kInt32 and kInt64
   double d = 0;   // kDouble
+  bson_decimal128_t dec{};  // kDecimal
 
   static Num Of(const bson_iter_t* it) {
     Num n;
@@ -23,14 +27,23 @@ struct Num {
       case BSON_TYPE_INT32: n.type = kInt32; n.i = bson_iter_int32(it); break;
       case BSON_TYPE_INT64: n.type = kInt64; n.i = bson_iter_int64(it); break;
       case BSON_TYPE_DOUBLE: n.type = kDouble; n.d = bson_iter_double(it); break;
+      case BSON_TYPE_DECIMAL128: n.type = kDecimal; bson_iter_decimal128(it, &n.dec); break;
       default: break;
     }
     return n;
   }
   double AsDouble() const { return type == kDouble ? d : static_cast<double>(i); }
+  bson_decimal128_t AsDecimal() const {
+    switch (type) {
+      case kDecimal: return dec;
+      case kDouble: return DecimalFromDouble(d);
+      default: return dec128::FromInt64(i);
+    }
+  }
 
   bool IdenticalTo(const Num& other) const {
     if (type != other.type) return false;
+    if (type == kDecimal) return dec128::Identical(dec, other.dec);
     return type == kDouble ? d == other.d : i == other.i;
   }
 
@@ -43,6 +56,7 @@ struct Num {
         std::snprintf(buf, sizeof buf, "%g", d);
         return std::string("(NumberDouble)") + buf;
       }
+      case kDecimal: return "(NumberDecimal)" + DecimalToString(dec);
       default: return "(EOO)";
     }
   }
@@ -59,6 +73,12 @@ enum class Op { kAdd, kMultiply };
 
 Num Compute(Op op, const Num& a, const Num& b) {
   Num r;
+  if (a.type == Num::kDecimal || b.type == Num::kDecimal) {
+    r.type = Num::kDecimal;
+    r.dec = op == Op::kAdd ? dec128::Add(a.AsDecimal(), b.AsDecimal())
+                           : dec128::Multiply(a.AsDecimal(), b.AsDecimal());
+    return r;
+  }
   if (a.type == Num::kDouble || b.type == Num::kDouble) {
     r.type = Num::kDouble;
     r.d = op == Op::kAdd ? a.AsDouble() + b.AsDouble() : a.AsDouble() * b.AsDouble();
@@ -96,10 +116,6 @@ class ArithmeticModifier final : public Modifier {
                         "} has the field '" + element.name() + "' of non-numeric type " +
                         std::string(BsonTypeName(bson_iter_type(&current))));
     }
-    if (BSON_ITER_HOLDS_DECIMAL128(&current)) {
-      return Status(ErrorCode::kBadValue, std::string(Name()) +
-                                              " on a decimal128 field is not supported yet");
-    }
     Num original = Num::Of(&current);
     Num result = Compute(op_, Num::Of(&value_), original);
     if (result.IdenticalTo(original)) return false;
@@ -130,6 +146,7 @@ class ArithmeticModifier final : public Modifier {
       switch (n.type) {
         case Num::kInt32: bson_append_int32(doc, key, -1, static_cast<int32_t>(n.i)); break;
         case Num::kInt64: bson_append_int64(doc, key, -1, n.i); break;
+        case Num::kDecimal: bson_append_decimal128(doc, key, -1, &n.dec); break;
         default: bson_append_double(doc, key, -1, n.d); break;
       }
     });
@@ -145,10 +162,6 @@ Result<std::unique_ptr<Modifier>> MakeArithmetic(Op op, const ModifierArg& arg) 
                   std::string("Cannot ") + (op == Op::kAdd ? "increment" : "multiply") +
                       " with non-numeric argument: {" + ElementToString(arg.path, &arg.value) +
                       "}");
-  }
-  if (BSON_ITER_HOLDS_DECIMAL128(&arg.value)) {
-    return Status(ErrorCode::kBadValue,
-                  std::string(arg.op) + " with a decimal128 operand is not supported yet");
   }
   return std::unique_ptr<Modifier>(new ArithmeticModifier(op, arg.value));
 }

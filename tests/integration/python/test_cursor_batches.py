@@ -123,10 +123,18 @@ class CursorBatchTest(ServerTestCase):
                 cursor = self.get_more(cursor["id"])
                 seen += len(cursor["nextBatch"])
         self.assertLess(seen, 45000)
+        self.assertIn("Executor error during getMore :: caused by :: ", str(caught.exception))
         with self.assertRaises(OperationFailure) as gone:
             self.get_more(cursor["id"])
         self.assertEqual(gone.exception.code, 43)
         self.assertNotEqual(caught.exception.code, 43)
+
+    def test_an_error_in_the_first_batch_fails_the_find_with_its_context(self):
+        with self.assertRaises(OperationFailure) as caught:
+            self.find(filter={"$expr": {"$gte": [{"$mod": ["$n", "$zero"]}, 0]}},
+                      batchSize=50000)
+        self.assertIn("Executor error during find command :: caused by :: ",
+                      str(caught.exception))
 
 
 if __name__ == "__main__":

@@ -24,8 +24,7 @@ const Case kArithmeticCases[] = {
     {R"({"$add": ["a", 1]})", "{}", nullptr, 14, "$add only supports numeric or date types, not string"},
     {R"({"$add": ["$s", null]})", R"({"s": "x"})", nullptr, 14},
     {R"({"$add": [null, "$s"]})", R"({"s": "x"})", R"({"r": null})"},
-    {R"({"$add": [{"$numberDecimal": "1"}, 1]})", "{}", nullptr, 2,
-     "$add of a decimal128 value is not supported by Cairn yet"},
+    {R"({"$add": [{"$numberDecimal": "1"}, 1]})", "{}", R"({"r": {"$numberDecimal": "2"}})"},
     // $subtract
     {R"({"$subtract": [5, 3]})", "{}", R"({"r": 2})"},
     {R"({"$subtract": [-2147483648, 1]})", "{}", R"({"r": {"$numberLong": "-2147483649"}})"},

@@ -224,10 +224,11 @@ TEST(Group, ShouldPushEveryPresentValueAndAddEachDistinctValueOnce) {
                {R"({})"}, {R"({"_id": 0, "p": [], "s": []})"});
 }
 
-TEST(Group, ShouldRefuseDecimalSumsAtRunTime) {
-  ExpectError(R"([{"$group": {"_id": 0, "s": {"$sum": "$v"}}}])",
-              {R"({"v": {"$numberDecimal": "1.5"}})"}, 2,
-              "$sum of a decimal128 value is not supported by Cairn yet");
+TEST(Group, ShouldSumAndAverageDecimalsExactly) {
+  ExpectOutput(R"([{"$group": {"_id": 0, "s": {"$sum": "$v"}, "a": {"$avg": "$v"}}}])",
+               {R"({"v": {"$numberDecimal": "0.1"}})", R"({"v": {"$numberDecimal": "0.2"}})",
+                R"({"v": 3})"},
+               {R"({"_id": 0, "s": {"$numberDecimal": "3.3"}, "a": {"$numberDecimal": "1.1"}})"});
 }
 
 TEST(Group, ShouldFailPastTheMemoryLimitWithoutDiskUse) {
