@@ -29,6 +29,10 @@ Status FillBatch(Cursor& cursor, bson_t* cursor_doc, const char* field, int64_t 
 // projection get their documents buffered instead.
 void ReadAhead(Cursor& cursor);
 
+// The reply memory an idle cursor keeps for its next read-ahead (a 1 MiB batch's reply grows its
+// buffer by doubling).
+inline constexpr size_t kPreparedReplyKeepBytes = size_t{4} << 20;
+
 // Undoes a prepared reply that is not sent as is (the getMore has a batchSize, or came as
 // OP_QUERY): its documents go back to the front of the cursor's buffer, uncounted.
 void DropPreparedBatch(Cursor& cursor);

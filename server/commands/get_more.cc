@@ -45,6 +45,9 @@ Status HandleGetMore(CommandContext& ctx, const CommandRequest& request, bson_t*
     // different batch, else returned to the buffer.
     if (batch_size == 0 && ctx.out != nullptr && ctx.out->Adopt(*cursor->prepared)) {
       cursor->prepared_ready = false;
+      // The cursor now holds the connection's previous reply buffer: an idle cursor keeps no
+      // more than a read-ahead needs (that buffer may have grown for a 16 MiB batch).
+      cursor->prepared->Reset(kPreparedReplyKeepBytes);
       if (cursor->prepared_exhausted) {
         ctx.state.cursors().Discard(std::move(cursor));
       } else {
