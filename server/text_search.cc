@@ -284,18 +284,11 @@ class TextScoreFieldStream final : public DocumentStream {
   bool Next() override {
     if (!child_->Next()) return false;
     bson_reinit(out_.get());
-    bson_iter_t it;
-    if (child_->document().Init(&it)) {
-      while (bson_iter_next(&it)) {
-        if (IterKey(&it) != query::SortPattern::kTextScoreField) {
-          AppendIter(out_.get(), IterKey(&it), &it);
-        }
-      }
-    }
     if (scores_ != nullptr) {
-      const std::string_view field = query::SortPattern::kTextScoreField;
-      bson_append_double(out_.get(), field.data(), static_cast<int>(field.size()),
-                         scores_->text_score().value_or(0));
+      query::SortPattern::AppendWithTextScore(child_->document(),
+                                              scores_->text_score().value_or(0), out_.get());
+    } else {
+      query::SortPattern::AppendWithoutTextScore(child_->document(), out_.get());
     }
     return true;
   }

@@ -257,4 +257,18 @@ int SortPattern::Compare(BsonView a, BsonView b) const {
   return 0;
 }
 
+void SortPattern::AppendWithTextScore(BsonView doc, double score, bson_t* out) {
+  bson_t whole = doc.AsBson();
+  bson_concat(out, &whole);
+  bson_append_double(out, kTextScoreField.data(), static_cast<int>(kTextScoreField.size()), score);
+}
+
+void SortPattern::AppendWithoutTextScore(BsonView doc, bson_t* out) {
+  bson_iter_t it;
+  if (!doc.Init(&it)) return;
+  while (bson_iter_next(&it)) {
+    if (IterKey(&it) != kTextScoreField) AppendIter(out, IterKey(&it), &it);
+  }
+}
+
 }  // namespace cairn::query

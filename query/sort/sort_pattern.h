@@ -35,17 +35,20 @@ class SortPattern {
     std::string path;  // dotted; for a textScore key, the field name the user gave
     bool descending = false;
     // {path: {$meta: "textScore"}}: by the $text score, highest first. Documents carry the score
-    // in kTextScoreField while they are sorted (server/text_search.h adds and removes it).
+    // in kTextScoreField while they are sorted (AppendWithTextScore / AppendWithoutTextScore).
     bool text_score = false;
   };
   const std::vector<Key>& keys() const { return keys_; }
-  // True when a key sorts by {$meta: "textScore"} (only a find with $text can: the pipeline's
-  // $sort refuses it).
+  // True when a key sorts by {$meta: "textScore"} (after a $text search, in find or a pipeline).
   bool needs_text_score() const;
 
   // The field that holds a document's textScore while a textScore sort orders it: a name no
   // stored document uses (field names beginning with '$' are reserved by MongoDB).
   static constexpr std::string_view kTextScoreField = "$__textScore";
+  // Appends `doc` with its textScore in kTextScoreField (before a textScore sort), and `doc`
+  // without that field (after it): what find's sort and the pipeline's $sort share.
+  static void AppendWithTextScore(BsonView doc, double score, bson_t* out);
+  static void AppendWithoutTextScore(BsonView doc, bson_t* out);
 
  private:
   std::vector<Key> keys_;

@@ -110,10 +110,7 @@ class SortExecutor final : public ChildSource {
       return TextScoreNotAvailable();
     }
     bson_reinit(with_score_.get());
-    bson_t whole = doc.AsBson();
-    bson_concat(with_score_.get(), &whole);
-    const std::string_view field = SortPattern::kTextScoreField;
-    bson_append_double(with_score_.get(), field.data(), static_cast<int>(field.size()), *score);
+    SortPattern::AppendWithTextScore(doc, *score, with_score_.get());
     return with_score_.view();
   }
 
@@ -124,12 +121,7 @@ class SortExecutor final : public ChildSource {
     }
     if (!stage_.pattern().needs_text_score()) return true;
     bson_reinit(out_.get());
-    bson_iter_t it;
-    if (sorted.Init(&it)) {
-      while (bson_iter_next(&it)) {
-        if (IterKey(&it) != SortPattern::kTextScoreField) AppendIter(out_.get(), IterKey(&it), &it);
-      }
-    }
+    SortPattern::AppendWithoutTextScore(sorted, out_.get());
     return true;
   }
 
