@@ -210,32 +210,40 @@ Result<std::string> CollectionWriter::IdKey(BsonView doc, bson_iter_t* id) const
   return key;
 }
 
-Result<std::vector<bool>> CollectionWriter::IdsTakenInStorage(
+Result<CollectionWriter::IdProbes> CollectionWriter::ProbeIds(
     const std::vector<BsonView>& docs) const {
-  std::vector<std::string> keys;
-  keys.reserve(docs.size());
+  IdProbes probes;
+  probes.keys.reserve(docs.size());
   for (BsonView doc : docs) {
     bson_iter_t id;
     CAIRN_ASSIGN_OR_RETURN(std::string key, IdKey(doc, &id));
-    keys.push_back(std::move(key));
+    probes.keys.push_back(std::move(key));
   }
-  std::vector<bool> taken;
-  CAIRN_RETURN_IF_ERROR(
-      state_.engine().IndexEntriesExist(collection_->indexes[0].prefix, keys, &taken));
-  return taken;
+  CAIRN_RETURN_IF_ERROR(state_.engine().IndexEntriesExist(collection_->indexes[0].prefix,
+                                                          probes.keys, &probes.taken));
+  return probes;
 }
 
-Status CollectionWriter::Insert(BsonView doc, std::optional<bool> taken_in_storage) {
+Status CollectionWriter::Insert(BsonView doc) {
+  bson_iter_t id;
+  CAIRN_ASSIGN_OR_RETURN(std::string key, IdKey(doc, &id));
+  return InsertWithKey(doc, std::move(key), std::nullopt);
+}
+
+Status CollectionWriter::Insert(BsonView doc, const IdProbes& probes, size_t i) {
+  return InsertWithKey(doc, probes.keys[i], probes.taken[i]);
+}
+
+Status CollectionWriter::InsertWithKey(BsonView doc, std::string key,
+                                       std::optional<bool> taken_in_storage) {
   if (validator_ && !bypass_validation_) {
     CAIRN_RETURN_IF_ERROR(CheckDocumentValidation(*validator_, collection_->ns, doc, nullptr));
   }
   if (capped_) CAIRN_RETURN_IF_ERROR(capped_->CheckFits(doc));
-  bson_iter_t id;
-  CAIRN_ASSIGN_OR_RETURN(std::string key, IdKey(doc, &id));
   const storage::IndexEntry& id_index = collection_->indexes[0];
   // The unit's own pending inserts and removals come first, then what is committed.
   bool taken = inserted_ids_.count(key) > 0;
-  if (!taken && !removed_ids_.count(key)) {
+  if (!taken && (removed_ids_.empty() || !removed_ids_.count(key))) {
     if (taken_in_storage.has_value()) {
       taken = *taken_in_storage;
     } else {
@@ -244,6 +252,8 @@ Status CollectionWriter::Insert(BsonView doc, std::optional<bool> taken_in_stora
     }
   }
   if (taken) {
+    bson_iter_t id;
+    if (!doc.Find("_id", &id)) return Status(ErrorCode::kInternalError, "document without _id");
     BsonDoc key_value;
     AppendIter(key_value.get(), "_id", &id);
     BsonDoc pattern;
@@ -264,9 +274,11 @@ Status CollectionWriter::Insert(BsonView doc, std::optional<bool> taken_in_stora
   }
   storage::RecordId record_id = state_.engine().NextRecordId(collection_->prefix);
   unit_.PutRecord(collection_->prefix, record_id, doc);
+  if (first_unit_insert_ == 0) first_unit_insert_ = record_id;
+  state_.id_cache().FillNewDocument(collection_->prefix, record_id, doc);
   unit_.PutIndexEntry(id_index.prefix, key, storage::EncodeRecordId(record_id));
   unit_.AdjustCounts(collection_->prefix, 1, static_cast<int64_t>(doc.size()));
-  removed_ids_.erase(key);
+  if (!removed_ids_.empty()) removed_ids_.erase(key);
   inserted_ids_.emplace(std::move(key), record_id);
   if (indexes_) {
     const std::vector<IndexHandle>& all = indexes_->all();
@@ -327,7 +339,7 @@ Status CollectionWriter::Replace(storage::RecordId id, BsonView old_doc, BsonVie
     }
   }
   unit_.PutRecord(collection_->prefix, id, new_doc);
-  changed_records_.push_back(id);
+  NoteChanged(id);
   if (capped_) capped_->OnReplace(id, new_doc);
   unit_.AdjustCounts(collection_->prefix, 0,
                      static_cast<int64_t>(new_doc.size()) - static_cast<int64_t>(old_doc.size()));
@@ -339,7 +351,7 @@ Status CollectionWriter::Remove(storage::RecordId id, BsonView doc) {
   CAIRN_ASSIGN_OR_RETURN(std::string key, IdKey(doc, &id_value));
   if (indexes_) CAIRN_RETURN_IF_ERROR(SecondaryKeys(doc, &old_keys_));
   unit_.DeleteRecord(collection_->prefix, id);
-  changed_records_.push_back(id);
+  NoteChanged(id);
   if (capped_) capped_->OnRemove(id);
   unit_.DeleteIndexEntry(collection_->indexes[0].prefix, key);
   unit_.AdjustCounts(collection_->prefix, -1, -static_cast<int64_t>(doc.size()));
@@ -361,6 +373,16 @@ Status CollectionWriter::Remove(storage::RecordId id, BsonView doc) {
   return Status::OK();
 }
 
+void CollectionWriter::NoteChanged(storage::RecordId id) {
+  changed_records_.push_back(id);
+  // A record this unit inserted was cached write-through; its slot must not hold the inserted
+  // version once the unit commits with a later one. Nobody can read it before then, so the slot
+  // is cleared now.
+  if (first_unit_insert_ != 0 && id >= first_unit_insert_) {
+    state_.id_cache().InvalidateDocument(collection_->prefix, id);
+  }
+}
+
 Status CollectionWriter::Commit() {
   if (unit_.empty()) return Status::OK();
   // Readers trust an index's multikey paths: record new ones before the keys that need them.
@@ -373,6 +395,7 @@ Status CollectionWriter::Commit() {
   // failed commit changed nothing, but forgetting is always safe).
   for (storage::RecordId id : changed_records_) cache.InvalidateDocument(collection_->prefix, id);
   changed_records_.clear();
+  first_unit_insert_ = 0;
   if (status.ok()) {
     // Removals need no erasure here: a reader checks the record a cached RecordId names.
     for (const auto& [key, record_id] : inserted_ids_) {

@@ -49,16 +49,22 @@ class CollectionWriter {
   // bypassDocumentValidation: Insert and Replace skip the collection's validator.
   void set_bypass_document_validation(bool bypass) { bypass_validation_ = bypass; }
 
-  // Whether each prepared document's _id is taken in storage, in one batched read. The answers
-  // stay true until this writer's next Commit (it holds the collection lock meanwhile), so they
-  // may be passed to the Insert calls that follow to spare a read each.
-  Result<std::vector<bool>> IdsTakenInStorage(const std::vector<BsonView>& docs) const;
+  // Prepared documents' encoded _id keys and whether each is taken in storage, from one batched
+  // read. The answers stay true until this writer's next Commit (it holds the collection lock
+  // meanwhile), so they may be passed to the Insert calls that follow to spare a read and the
+  // key's encoding each.
+  struct IdProbes {
+    std::vector<std::string> keys;
+    std::vector<bool> taken;
+  };
+  Result<IdProbes> ProbeIds(const std::vector<BsonView>& docs) const;
 
   // Adds a prepared document (PrepareForInsert) with its index entries. DuplicateKey 11000 with
   // MongoDB's message and keyPattern/keyValue when its _id or a unique index key is taken
   // (committed or pending); CannotIndexParallelArrays 171. Nothing is added on error.
-  // `taken_in_storage`: the document's IdsTakenInStorage answer, when the caller has it.
-  Status Insert(BsonView doc, std::optional<bool> taken_in_storage = std::nullopt);
+  Status Insert(BsonView doc);
+  // The same, for document `i` of the documents `probes` was taken for.
+  Status Insert(BsonView doc, const IdProbes& probes, size_t i);
   // Replaces the document stored at `id` (same _id) with `new_doc`, rewriting only the index keys
   // that differ. DuplicateKey / CannotIndexParallelArrays as Insert; nothing changes on error.
   Status Replace(storage::RecordId id, BsonView old_doc, BsonView new_doc);
@@ -81,6 +87,8 @@ class CollectionWriter {
 
   CollectionWriter(ServerState& state, storage::CollectionHandle collection);
   Result<std::string> IdKey(BsonView doc, bson_iter_t* id) const;
+  // Insert, given the document's _id key and (when known) whether storage holds it.
+  Status InsertWithKey(BsonView doc, std::string key, std::optional<bool> taken_in_storage);
   // After the lock is held: the newest catalog handle of this collection (an index created
   // before the lock was taken must be maintained) and its compiled secondary indexes.
   Status LoadIndexes();
@@ -90,6 +98,8 @@ class CollectionWriter {
   Result<bool> UniqueKeyTaken(size_t i, const std::string& key, storage::RecordId self);
   // Writes the new multikey paths to the catalog (before the unit that needs them commits).
   Status PublishMultikeyPaths();
+  // Records a replaced or removed record for invalidation in the IdCache.
+  void NoteChanged(storage::RecordId id);
 
   ServerState& state_;
   storage::CollectionHandle collection_;
@@ -104,6 +114,9 @@ class CollectionWriter {
   // Records replaced or removed since the last Commit: their cached copies are invalidated
   // once it commits (IdCache's document table).
   std::vector<storage::RecordId> changed_records_;
+  // The first RecordId this unit inserted (0: none). RecordIds grow and the writer holds the
+  // collection's lock, so every id from it on was inserted by this unit.
+  storage::RecordId first_unit_insert_ = 0;
   std::unordered_set<std::string> removed_ids_;
 
   // Secondary index maintenance: null when the collection has only its _id index.

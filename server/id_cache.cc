@@ -71,8 +71,10 @@ void IdCache::Insert(storage::Prefix collection, std::string_view id_key, storag
 
 IdCache::DocumentSlot& IdCache::DocumentSlotFor(storage::Prefix collection,
                                                 storage::RecordId id) const {
-  uint64_t h = Mix(static_cast<uint64_t>(id) * 0x9e3779b97f4a7c15ULL ^ collection);
-  return document_slots_[h & document_mask_];
+  // Consecutive RecordIds of a collection in consecutive slots, from an offset that spreads
+  // collections apart.
+  uint64_t offset = Mix((static_cast<uint64_t>(collection) + 1) * 0x9e3779b97f4a7c15ULL);
+  return document_slots_[(offset + static_cast<uint64_t>(id)) & document_mask_];
 }
 
 bool IdCache::LookupDocument(storage::Prefix collection, storage::RecordId id,
@@ -101,13 +103,19 @@ uint64_t IdCache::DocumentTicket(storage::Prefix collection, storage::RecordId i
 }
 
 uint64_t IdCache::Acquire(DocumentSlot& slot) {
+  // The first attempt guesses an untouched slot (sequence 0) instead of loading first: a
+  // compare-exchange is a write, so on a page never touched it takes one page fault, where a
+  // load would map the shared zero page and the write would then fault again to copy it.
+  uint64_t sequence = 0;
   for (;;) {
-    uint64_t sequence = slot.sequence.load(std::memory_order_relaxed);
     if (!(sequence & 1) &&
         slot.sequence.compare_exchange_weak(sequence, sequence + 1, std::memory_order_acquire)) {
       return sequence;
     }
-    std::this_thread::yield();
+    if (sequence & 1) {
+      std::this_thread::yield();
+      sequence = slot.sequence.load(std::memory_order_relaxed);
+    }
   }
 }
 
@@ -121,6 +129,11 @@ void IdCache::FillDocument(storage::Prefix collection, storage::RecordId id, uin
   if (!slot.sequence.compare_exchange_strong(expected, ticket + 1, std::memory_order_acquire)) {
     return;
   }
+  Store(slot, ticket, collection, id, document);
+}
+
+void IdCache::Store(DocumentSlot& slot, uint64_t sequence, storage::Prefix collection,
+                    storage::RecordId id, BsonView document) {
   uint64_t words[DocumentSlot::kWords] = {};
   std::memcpy(words, document.data(), document.size());
   size_t count = (document.size() + 7) / 8;
@@ -128,7 +141,16 @@ void IdCache::FillDocument(storage::Prefix collection, storage::RecordId id, uin
   slot.record_id.store(id, std::memory_order_relaxed);
   slot.owner.store(static_cast<uint64_t>(collection) << 32 | document.size(),
                    std::memory_order_relaxed);
-  slot.sequence.store(ticket + 2, std::memory_order_release);
+  slot.sequence.store(sequence + 2, std::memory_order_release);
+}
+
+void IdCache::FillNewDocument(storage::Prefix collection, storage::RecordId id,
+                              BsonView document) {
+  if (id <= 0 || document.size() > kMaxCachedDocumentBytes) return;
+  // No reader can hold a ticket for this record yet, so the slot is taken as a writer takes it:
+  // unconditionally, refusing any fill of the slot's previous occupant in flight.
+  DocumentSlot& slot = DocumentSlotFor(collection, id);
+  Store(slot, Acquire(slot), collection, id, document);
 }
 
 void IdCache::InvalidateDocument(storage::Prefix collection, storage::RecordId id) {
@@ -138,6 +160,26 @@ void IdCache::InvalidateDocument(storage::Prefix collection, storage::RecordId i
     slot.owner.store(0, std::memory_order_relaxed);
   }
   slot.sequence.store(sequence + 2, std::memory_order_release);
+}
+
+// Reads record `id` into *document: from the cache's small-document table when it holds it, else
+// from storage (then offered to the cache, under the ticket taken before the read).
+Status ReadRecordThroughCache(const storage::Engine& engine, storage::Prefix collection,
+                              storage::RecordId id, IdCache* cache, std::string* document,
+                              bool* found) {
+  if (cache == nullptr) return engine.GetRecord(collection, id, document, found);
+  if (cache->LookupDocument(collection, id, document)) {
+    *found = true;
+    return Status::OK();
+  }
+  uint64_t ticket = cache->DocumentTicket(collection, id);
+  Status status = engine.GetRecord(collection, id, document, found);
+  if (status.ok() && *found) {
+    cache->FillDocument(collection, id, ticket,
+                        BsonView(reinterpret_cast<const uint8_t*>(document->data()),
+                                 document->size()));
+  }
+  return status;
 }
 
 }  // namespace cairn::server

@@ -10,8 +10,12 @@
 //
 // 2. (collection prefix, RecordId) → the document's bytes, for small documents (up to
 //    kMaxCachedDocumentBytes), so a hot point read skips RocksDB altogether: a memtable Get was
-//    ~13k instructions of a ~23k-instruction find by _id. This table must never serve a stale
-//    version, so it follows a protocol:
+//    ~13k instructions of a ~23k-instruction find by _id, and a random one in a large memtable
+//    misses the CPU cache at every skiplist level. A record's slot is its RecordId plus a
+//    per-collection offset, so a collection's consecutive RecordIds take consecutive slots: the
+//    most recent 2^18 records of a collection never evict one another, and inserts (which fill
+//    the table write-through) write it sequentially rather than at random. This table must never
+//    serve a stale version, so it follows a protocol:
 //    - a reader takes a ticket (the slot's sequence number) *before* reading the record from
 //      storage, and fills the slot afterwards only if the sequence is unchanged;
 //    - a writer, after committing an update or removal and before acknowledging it,
@@ -19,8 +23,9 @@
 //      that read the old version);
 //    - readers copy a slot under a sequence lock (retrying nothing: a torn or busy slot is a
 //      miss).
-//    Inserts need nothing (a new RecordId cannot be cached yet); dropped collections' slots are
-//    never looked up again (prefixes are never reused).
+//    Inserts fill their new records' slots before committing (FillNewDocument); a record
+//    inserted and then replaced or removed within one uncommitted write is invalidated at once.
+//    Dropped collections' slots are never looked up again (prefixes are never reused).
 // Thread-safe.
 #pragma once
 
@@ -57,6 +62,11 @@ class IdCache {
   // Caches the document read from storage, unless a writer touched the slot since the ticket.
   void FillDocument(storage::Prefix collection, storage::RecordId id, uint64_t ticket,
                     BsonView document);
+  // Write-through for an insert: caches a new record's document before the write that creates
+  // it commits. Safe because no reader can name the record until that commit makes its index
+  // entry visible, and RecordIds are never reused, so an insert that fails leaves only a slot
+  // nobody looks up.
+  void FillNewDocument(storage::Prefix collection, storage::RecordId id, BsonView document);
   // After a committed update or removal of the record.
   void InvalidateDocument(storage::Prefix collection, storage::RecordId id);
 
@@ -80,11 +90,21 @@ class IdCache {
   DocumentSlot& DocumentSlotFor(storage::Prefix collection, storage::RecordId id) const;
   // Takes the slot for writing: its even sequence before (spins while another writer holds it).
   static uint64_t Acquire(DocumentSlot& slot);
+  // Writes the document into a slot taken at even `sequence` and releases it.
+  static void Store(DocumentSlot& slot, uint64_t sequence, storage::Prefix collection,
+                    storage::RecordId id, BsonView document);
 
   size_t mask_;
   Slot* slots_;
   size_t document_mask_;
   DocumentSlot* document_slots_;
 };
+
+// Reads record `id` of `collection` into *document (*found false when it does not exist): from
+// the cache when it holds the document, else from storage, offering what it read to the cache
+// under the ticket protocol. A null cache reads storage only.
+Status ReadRecordThroughCache(const storage::Engine& engine, storage::Prefix collection,
+                              storage::RecordId id, IdCache* cache, std::string* document,
+                              bool* found);
 
 }  // namespace cairn::server

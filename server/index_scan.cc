@@ -200,7 +200,8 @@ class IndexScanStream final : public DocumentStream {
         // A value whose type the key lost: this document is read instead.
       }
       bool found = false;
-      status_ = engine_.GetRecord(spec_.collection, id, &document_, &found);
+      status_ = ReadRecordThroughCache(engine_, spec_.collection, id, spec_.record_cache,
+                                       &document_, &found);
       if (!status_.ok()) return false;
       ++fetch_counters_->docs_examined;
       if (!found) continue;  // deleted since the key was read

@@ -19,6 +19,7 @@
 #include "index/index_bounds.h"
 #include "query/matcher/matcher.h"
 #include "server/document_stream.h"
+#include "server/id_cache.h"
 #include "storage/engine.h"
 
 namespace cairn::server {
@@ -72,6 +73,8 @@ struct IndexScanSpec {
   IndexScanCounters* dedup_counters = nullptr;
 
   IndexScanOutput output = IndexScanOutput::kFetch;
+  // Where fetched documents are read through (the point-read cache); null: storage only.
+  IdCache* record_cache = nullptr;
   // kCovered: per key field, the top-level field it is returned as (empty: not returned), and
   // the key's descending flags (to decode it). A key whose returned values lose their BSON type
   // in the encoding (numbers, null: key_string.h) makes that one document be fetched instead,

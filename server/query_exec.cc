@@ -92,25 +92,6 @@ bool HasIdKey(BsonView doc, std::string_view key) {
   return encoded == key;
 }
 
-// Reads record `id` into *document: from the cache's small-document table when it holds it, else
-// from storage (then offered to the cache, under the ticket taken before the read).
-Status ReadRecord(const storage::Engine& engine, storage::Prefix collection, storage::RecordId id,
-                  IdCache* cache, std::string* document, bool* found) {
-  if (cache == nullptr) return engine.GetRecord(collection, id, document, found);
-  if (cache->LookupDocument(collection, id, document)) {
-    *found = true;
-    return Status::OK();
-  }
-  uint64_t ticket = cache->DocumentTicket(collection, id);
-  Status status = engine.GetRecord(collection, id, document, found);
-  if (status.ok() && *found) {
-    cache->FillDocument(collection, id, ticket,
-                        BsonView(reinterpret_cast<const uint8_t*>(document->data()),
-                                 document->size()));
-  }
-  return status;
-}
-
 }  // namespace
 
 Status ReadById(const storage::Engine& engine, const storage::CollectionEntry& collection,
@@ -124,7 +105,7 @@ Status ReadById(const storage::Engine& engine, const storage::CollectionEntry& c
   // _id (a deleted document, a colliding key or a torn slot fall back to the index).
   if (id_cache != nullptr && id_cache->Lookup(collection.prefix, key, record_id)) {
     CAIRN_RETURN_IF_ERROR(
-        ReadRecord(engine, collection.prefix, *record_id, id_cache, document, found));
+        ReadRecordThroughCache(engine, collection.prefix, *record_id, id_cache, document, found));
     if (*found &&
         HasIdKey(BsonView(reinterpret_cast<const uint8_t*>(document->data()), document->size()),
                  key)) {
@@ -136,7 +117,7 @@ Status ReadById(const storage::Engine& engine, const storage::CollectionEntry& c
   CAIRN_RETURN_IF_ERROR(engine.GetIndexEntry(collection.indexes[0].prefix, key, &value, found));
   if (!*found) return Status::OK();
   *record_id = storage::DecodeRecordId(value);
-  CAIRN_RETURN_IF_ERROR(ReadRecord(engine, collection.prefix, *record_id, id_cache, document, found));
+  CAIRN_RETURN_IF_ERROR(ReadRecordThroughCache(engine, collection.prefix, *record_id, id_cache, document, found));
   if (*found && id_cache != nullptr) id_cache->Insert(collection.prefix, key, *record_id);
   return Status::OK();
 }
@@ -272,7 +253,7 @@ std::unique_ptr<DocumentStream> BuildQueryStream(const storage::Engine& engine,
       plan->reports_keys = plan->reports_docs = true;
     }
   } else {
-    AccessPath path = PlanAccessPath(engine, collection, spec, explain);
+    AccessPath path = PlanAccessPath(engine, collection, spec, explain, id_cache);
     if (!path.error.ok()) return std::make_unique<ErrorStream>(path.error);
     if (path.stream) {
       stream = std::move(path.stream);

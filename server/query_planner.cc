@@ -101,8 +101,10 @@ IndexScanBranch BranchOf(const IndexHandle& index, const index::IndexScanPlan& p
 // projection the index holds.
 ScanBuild BuildSingleScan(const storage::Engine& engine, const storage::CollectionEntry& collection,
                           const IndexHandle& chosen, const index::IndexScanPlan& scan,
-                          const QuerySpec& spec, QueryExplain* explain) {
+                          const QuerySpec& spec, QueryExplain* explain,
+                          IdCache* record_cache) {
   IndexScanSpec scan_spec;
+  scan_spec.record_cache = record_cache;
   scan_spec.collection = collection.prefix;
   IndexScanBranch branch = BranchOf(chosen, scan);
   scan_spec.index = branch.index;
@@ -149,8 +151,10 @@ ScanBuild BuildSingleScan(const storage::Engine& engine, const storage::Collecti
 // An OR plan: (SUBPLAN →) FETCH → OR → [IXSCAN, ...], RecordIds deduplicated across branches.
 ScanBuild BuildOrScan(const storage::Engine& engine, const storage::CollectionEntry& collection,
                       const std::vector<IndexHandle>& all, const std::vector<size_t>& positions,
-                      const index::OrPlan& plan, const QuerySpec& spec, QueryExplain* explain) {
+                      const index::OrPlan& plan, const QuerySpec& spec, QueryExplain* explain,
+                      IdCache* record_cache) {
   IndexScanSpec scan_spec;
+  scan_spec.record_cache = record_cache;
   scan_spec.collection = collection.prefix;
   scan_spec.matcher = spec.matcher;
   ScanBuild build;
@@ -194,8 +198,10 @@ ScanBuild BuildOrScan(const storage::Engine& engine, const storage::CollectionEn
 // document.
 ScanBuild BuildMinMaxScan(const storage::Engine& engine, const storage::CollectionEntry& collection,
                           const IndexHandle& chosen, index::IndexScanRanges ranges,
-                          const QuerySpec& spec, QueryExplain* explain) {
+                          const QuerySpec& spec, QueryExplain* explain,
+                          IdCache* record_cache) {
   IndexScanSpec scan_spec;
+  scan_spec.record_cache = record_cache;
   scan_spec.collection = collection.prefix;
   scan_spec.index = chosen.prefix;
   scan_spec.unique = chosen.descriptor->unique();
@@ -264,7 +270,7 @@ ScanBuild BuildDistinctScan(const storage::Engine& engine,
 
 AccessPath PlanAccessPath(const storage::Engine& engine,
                           const storage::CollectionHandle& collection, const QuerySpec& spec,
-                          QueryExplain* explain) {
+                          QueryExplain* explain, IdCache* record_cache) {
   AccessPath path;
   const bool min_max = !spec.min.empty() || !spec.max.empty();
   if (min_max) {
@@ -313,7 +319,8 @@ AccessPath PlanAccessPath(const storage::Engine& engine,
         path.error = ranges.status();
         return path;
       }
-      build = BuildMinMaxScan(engine, *handle, chosen, std::move(*ranges), spec, explain);
+      build = BuildMinMaxScan(engine, *handle, chosen, std::move(*ranges), spec, explain,
+                              record_cache);
       used.push_back(&chosen);
     } else if (std::optional<index::IndexScanPlan> distinct =
                    spec.distinct_key.empty()
@@ -330,8 +337,9 @@ AccessPath PlanAccessPath(const storage::Engine& engine,
       }
       build = plan.index_scan
                   ? BuildSingleScan(engine, *handle, all[positions[plan.index_scan->index]],
-                                    *plan.index_scan, spec, explain)
-                  : BuildOrScan(engine, *handle, all, positions, *or_plan, spec, explain);
+                                    *plan.index_scan, spec, explain, record_cache)
+                  : BuildOrScan(engine, *handle, all, positions, *or_plan, spec, explain,
+                                record_cache);
     }
     if (plan.index_scan) {
       used.push_back(&all[positions[plan.index_scan->index]]);

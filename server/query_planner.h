@@ -13,6 +13,7 @@
 
 #include "common/status.h"
 #include "server/document_stream.h"
+#include "server/id_cache.h"
 #include "server/query_exec.h"
 #include "storage/engine.h"
 
@@ -26,8 +27,9 @@ struct AccessPath {
 
 // With `explain`, its winning plan is set to the chosen IXSCAN/FETCH (unset for a collection
 // scan), its rejected plans to the others.
+// Fetched documents are read through `record_cache` when it is not null.
 AccessPath PlanAccessPath(const storage::Engine& engine,
                           const storage::CollectionHandle& collection, const QuerySpec& spec,
-                          QueryExplain* explain);
+                          QueryExplain* explain, IdCache* record_cache = nullptr);
 
 }  // namespace cairn::server

@@ -5,6 +5,8 @@
 // Grammar (DO NOT CHANGE: on disk):
 //   index CF key   := index_prefix:uint32 BE  key_bytes (opaque, ordered by memcmp)
 //   index CF value := value_bytes (opaque; the _id index stores EncodeRecordId(id), 8 BE)
+#include <algorithm>
+
 #include "storage/engine_impl.h"
 
 namespace cairn::storage {
@@ -21,8 +23,13 @@ Status Engine::IndexEntriesExist(Prefix index, const std::vector<std::string>& k
   std::vector<rocksdb::Status> statuses(keys.size());
   rocksdb::ReadOptions ro;
   ro.fill_cache = true;
+  // MultiGet sorts its keys unless told they are sorted, and that sort (a comparator call
+  // through the column family per comparison) was ~3% of an insert of 1,000 documents whose
+  // _ids ascend, as generated ones do. std::string orders bytes as unsigned, as the index CF's
+  // bytewise comparator does.
+  const bool sorted = std::is_sorted(full.begin(), full.end());
   impl_->db->MultiGet(ro, impl_->index_cf, keys.size(), slices.data(), values.data(),
-                      statuses.data());
+                      statuses.data(), sorted);
   for (size_t i = 0; i < keys.size(); ++i) {
     if (statuses[i].ok()) {
       (*exist)[i] = true;

@@ -37,14 +37,14 @@ Status HandleInsert(CommandContext& ctx, const CommandRequest& request, bson_t* 
     prepared.push_back(PrepareForInsert(documents[i], &rewritten[i]));
     if (prepared.back().ok()) ready.push_back(prepared.back().value());
   }
-  CAIRN_ASSIGN_OR_RETURN(std::vector<bool> taken, writer->IdsTakenInStorage(ready));
-  size_t next_ready = 0;  // `taken` follows the order of `ready`
+  CAIRN_ASSIGN_OR_RETURN(CollectionWriter::IdProbes probes, writer->ProbeIds(ready));
+  size_t next_ready = 0;  // `probes` follows the order of `ready`
 
   std::vector<WriteError> errors;
   int64_t inserted = 0;
   for (size_t i = 0; i < documents.size(); ++i) {
     ctx.state.opcounters().insert++;
-    Status status = prepared[i].ok() ? writer->Insert(prepared[i].value(), taken[next_ready++])
+    Status status = prepared[i].ok() ? writer->Insert(prepared[i].value(), probes, next_ready++)
                                      : prepared[i].status();
     if (!status.ok()) {
       errors.push_back({static_cast<int32_t>(i), status});

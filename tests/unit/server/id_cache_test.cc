@@ -103,5 +103,44 @@ TEST(IdCacheDocuments, ShouldNotCacheLargeDocuments) {
   EXPECT_FALSE(cache.LookupDocument(3, 42, &out));
 }
 
+TEST(IdCacheDocuments, ShouldServeADocumentFilledWriteThroughByAnInsert) {
+  IdCache cache;
+  BsonDoc doc = SmallDocument(1, 10);
+  cache.FillNewDocument(3, 42, doc.view());
+  std::string out;
+  ASSERT_TRUE(cache.LookupDocument(3, 42, &out));
+  EXPECT_EQ(out, Bytes(doc));
+  cache.InvalidateDocument(3, 42);
+  EXPECT_FALSE(cache.LookupDocument(3, 42, &out)) << "an update or removal still clears it";
+}
+
+TEST(IdCacheDocuments, ShouldRefuseAReadersFillOvertakenByAWriteThroughFill) {
+  // The slot's previous occupant was being read when an insert took the slot: that read's fill
+  // must not replace the inserted document.
+  IdCache cache(/*slots_log2=*/4, /*document_slots_log2=*/4);
+  uint64_t ticket = cache.DocumentTicket(3, 26);  // 26 and 42 share a slot among 16
+  cache.FillNewDocument(3, 42, SmallDocument(2, 20).view());
+  cache.FillDocument(3, 26, ticket, SmallDocument(1, 10).view());
+  std::string out;
+  EXPECT_FALSE(cache.LookupDocument(3, 26, &out));
+  ASSERT_TRUE(cache.LookupDocument(3, 42, &out));
+  EXPECT_EQ(out, Bytes(SmallDocument(2, 20)));
+}
+
+TEST(IdCacheDocuments, ShouldKeepAsManyConsecutiveRecordsAsItHasSlots) {
+  // A collection's consecutive RecordIds take consecutive slots: the newest 16 records of a
+  // 16-slot table are all held, and the 17th evicts only the oldest.
+  IdCache cache(/*slots_log2=*/4, /*document_slots_log2=*/4);
+  for (int id = 1; id <= 16; ++id) cache.FillNewDocument(5, id, SmallDocument(id, id).view());
+  std::string out;
+  for (int id = 1; id <= 16; ++id) {
+    ASSERT_TRUE(cache.LookupDocument(5, id, &out)) << "record " << id;
+    EXPECT_EQ(out, Bytes(SmallDocument(id, id)));
+  }
+  cache.FillNewDocument(5, 17, SmallDocument(17, 17).view());
+  EXPECT_FALSE(cache.LookupDocument(5, 1, &out));
+  for (int id = 2; id <= 17; ++id) EXPECT_TRUE(cache.LookupDocument(5, id, &out)) << id;
+}
+
 }  // namespace
 }  // namespace cairn::server
