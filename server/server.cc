@@ -81,6 +81,26 @@ struct Server::Impl {
   std::unordered_map<int64_t, std::shared_ptr<Session>> sessions;  // GUARDED_BY(sessions_mu)
   std::atomic<bool> stopping{false};
 
+  // A cursor's next batch being read ahead on another I/O thread while its connection sends;
+  // `done` (on the connection's executor) is cancelled when it has finished.
+  struct ReadAheadJob {
+    ReadAheadJob(asio::any_io_executor executor, std::unique_ptr<Cursor> c)
+        : cursor(std::move(c)), done(executor, std::chrono::steady_clock::time_point::max()) {}
+    std::unique_ptr<Cursor> cursor;
+    asio::steady_timer done;
+    bool finished = false;  // read and written on the connection's thread only
+  };
+  // Another I/O thread's context than the one running `own`; null with a single I/O thread.
+  asio::io_context* HelperContext(const asio::any_io_executor& own) {
+    if (contexts.size() < 2) return nullptr;
+    for (size_t i = 0; i < contexts.size(); ++i) {
+      if (&asio::query(own, asio::execution::context) == contexts[i].get()) {
+        return contexts[(i + 1) % contexts.size()].get();
+      }
+    }
+    return nullptr;
+  }
+
   asio::awaitable<void> Accept(tcp::acceptor& acceptor);
   asio::awaitable<void> Serve(std::shared_ptr<Session> session, int64_t id);
   // Suspends the connection until an insert into the awaited capped collection commits or the
@@ -173,21 +193,46 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
     }
     info.await_data = ConnectionInfo::AwaitData();
     if (action == DispatchAction::kClose) break;
-    if (action == DispatchAction::kReply) {
-      co_await asio::async_write(session->socket, asio::buffer(out.data(), out.size()),
-                                 WholeBufferWrites, asio::redirect_error(asio::use_awaitable, ec));
-      if (ec) break;
-    }
+    // The next batch of a cursor is read ahead while the reply is sent: on another I/O thread
+    // when there is one, so the send (for a 1 MiB batch, ~20% of a scan's server time: the
+    // copy and the loopback TCP path) and the reading overlap; otherwise after the send.
+    std::unique_ptr<Cursor> read_ahead;
     if (info.read_ahead_cursor != 0) {
       int64_t cursor_id = std::exchange(info.read_ahead_cursor, 0);
       // Only when no request is already waiting: a read-ahead must never delay one.
-      if (session->socket.available(ec) == 0 && !ec) {
-        if (std::unique_ptr<Cursor> cursor = state.cursors().TryCheckOut(cursor_id)) {
-          ReadAhead(*cursor);
-          state.cursors().CheckIn(std::move(cursor));
-        }
+      boost::system::error_code pending_error;
+      if (session->socket.available(pending_error) == 0 && !pending_error) {
+        read_ahead = state.cursors().TryCheckOut(cursor_id);
       }
     }
+    std::shared_ptr<ReadAheadJob> job;
+    asio::io_context* helper = HelperContext(session->socket.get_executor());
+    if (read_ahead && helper != nullptr && action == DispatchAction::kReply) {
+      job = std::make_shared<ReadAheadJob>(session->socket.get_executor(), std::move(read_ahead));
+      asio::post(*helper, [job] {
+        ReadAhead(*job->cursor);
+        // Back on the connection's own thread, which alone reads `finished`.
+        asio::post(job->done.get_executor(), [job] {
+          job->finished = true;
+          job->done.cancel();
+        });
+      });
+    }
+    if (action == DispatchAction::kReply) {
+      co_await asio::async_write(session->socket, asio::buffer(out.data(), out.size()),
+                                 WholeBufferWrites, asio::redirect_error(asio::use_awaitable, ec));
+    }
+    if (job) {
+      if (!job->finished) {
+        boost::system::error_code ignored;
+        co_await job->done.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+      }
+      read_ahead = std::move(job->cursor);
+    } else if (read_ahead && !ec) {
+      ReadAhead(*read_ahead);
+    }
+    if (read_ahead) state.cursors().CheckIn(std::move(read_ahead));
+    if (ec) break;
     out.Reset(kKeepReplyBytes);
     session->busy = false;
     if (frame.capacity() > kKeepBufferBytes) std::vector<uint8_t>().swap(frame);
