@@ -127,7 +127,10 @@ Result<std::unique_ptr<CollectionWriter>> CollectionWriter::Open(ServerState& st
 
 CollectionWriter::CollectionWriter(ServerState& state, storage::CollectionHandle collection)
     : state_(state), collection_(std::move(collection)), unit_(state.engine().BeginWrite()) {
-  if (collection_) lock_ = std::unique_lock<std::mutex>(state.CollectionLock(collection_->prefix));
+  if (collection_) {
+    shared_ = &state.CollectionWrite(collection_->prefix);
+    lock_ = std::unique_lock<std::mutex>(shared_->lock);
+  }
 }
 
 CollectionWriter::~CollectionWriter() = default;
@@ -210,8 +213,22 @@ Result<std::string> CollectionWriter::IdKey(BsonView doc, bson_iter_t* id) const
   return key;
 }
 
+Status CollectionWriter::KnowIdBound() {
+  if (shared_->id_bound_known) return Status::OK();
+  bool found = false;
+  CAIRN_RETURN_IF_ERROR(state_.engine().LargestIndexKey(collection_->indexes[0].prefix,
+                                                        &shared_->id_bound, &found));
+  shared_->id_bound_empty = !found;
+  shared_->id_bound_known = true;
+  return Status::OK();
+}
+
+bool CollectionWriter::AboveIdBound(std::string_view key) const {
+  return shared_->id_bound_empty || key > std::string_view(shared_->id_bound);
+}
+
 Result<CollectionWriter::IdProbes> CollectionWriter::ProbeIds(
-    const std::vector<BsonView>& docs) const {
+    const std::vector<BsonView>& docs) {
   IdProbes probes;
   probes.keys.reserve(docs.size());
   for (BsonView doc : docs) {
@@ -219,8 +236,21 @@ Result<CollectionWriter::IdProbes> CollectionWriter::ProbeIds(
     CAIRN_ASSIGN_OR_RETURN(std::string key, IdKey(doc, &id));
     probes.keys.push_back(std::move(key));
   }
-  CAIRN_RETURN_IF_ERROR(state_.engine().IndexEntriesExist(collection_->indexes[0].prefix,
-                                                          probes.keys, &probes.taken));
+  probes.taken.assign(docs.size(), false);
+  CAIRN_RETURN_IF_ERROR(KnowIdBound());
+  // Only keys at or below the bound can be in storage.
+  std::vector<size_t> asked;
+  std::vector<std::string> keys;
+  for (size_t i = 0; i < probes.keys.size(); ++i) {
+    if (AboveIdBound(probes.keys[i])) continue;
+    asked.push_back(i);
+    keys.push_back(probes.keys[i]);
+  }
+  if (keys.empty()) return probes;
+  std::vector<bool> taken;
+  CAIRN_RETURN_IF_ERROR(
+      state_.engine().IndexEntriesExist(collection_->indexes[0].prefix, keys, &taken));
+  for (size_t j = 0; j < asked.size(); ++j) probes.taken[asked[j]] = taken[j];
   return probes;
 }
 
@@ -247,8 +277,12 @@ Status CollectionWriter::InsertWithKey(BsonView doc, std::string key,
     if (taken_in_storage.has_value()) {
       taken = *taken_in_storage;
     } else {
-      std::string ignored;
-      CAIRN_RETURN_IF_ERROR(state_.engine().GetIndexEntry(id_index.prefix, key, &ignored, &taken));
+      CAIRN_RETURN_IF_ERROR(KnowIdBound());
+      if (!AboveIdBound(key)) {
+        std::string ignored;
+        CAIRN_RETURN_IF_ERROR(
+            state_.engine().GetIndexEntry(id_index.prefix, key, &ignored, &taken));
+      }
     }
   }
   if (taken) {
@@ -398,8 +432,17 @@ Status CollectionWriter::Commit() {
   first_unit_insert_ = 0;
   if (status.ok()) {
     // Removals need no erasure here: a reader checks the record a cached RecordId names.
+    const std::string* highest = nullptr;
     for (const auto& [key, record_id] : inserted_ids_) {
       cache.Insert(collection_->prefix, key, record_id);
+      if (highest == nullptr || key > *highest) highest = &key;
+    }
+    // The committed keys now bound the _id index from below; a bound not yet read from storage
+    // stays unknown (it is read, with these keys, when first needed).
+    if (highest != nullptr && shared_->id_bound_known &&
+        (shared_->id_bound_empty || *highest > shared_->id_bound)) {
+      shared_->id_bound = *highest;
+      shared_->id_bound_empty = false;
     }
   }
   inserted_ids_.clear();

@@ -57,7 +57,7 @@ class CollectionWriter {
     std::vector<std::string> keys;
     std::vector<bool> taken;
   };
-  Result<IdProbes> ProbeIds(const std::vector<BsonView>& docs) const;
+  Result<IdProbes> ProbeIds(const std::vector<BsonView>& docs);
 
   // Adds a prepared document (PrepareForInsert) with its index entries. DuplicateKey 11000 with
   // MongoDB's message and keyPattern/keyValue when its _id or a unique index key is taken
@@ -100,9 +100,15 @@ class CollectionWriter {
   Status PublishMultikeyPaths();
   // Records a replaced or removed record for invalidation in the IdCache.
   void NoteChanged(storage::RecordId id);
+  // Reads the _id key bound (ServerState::CollectionWriteState) from storage if no writer has.
+  Status KnowIdBound();
+  // Whether `key` sorts above every _id key in storage (the bound must be known).
+  bool AboveIdBound(std::string_view key) const;
 
   ServerState& state_;
   storage::CollectionHandle collection_;
+  // The collection's shared write state; its lock is held for the writer's life.
+  ServerState::CollectionWriteState* shared_ = nullptr;
   std::unique_lock<std::mutex> lock_;
   // The collection's validator (server/collection_validator.h); null when none applies.
   std::shared_ptr<const query::DocumentValidator> validator_;

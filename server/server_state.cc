@@ -13,10 +13,10 @@ ServerState::ServerState(ServerOptions options, std::unique_ptr<storage::Engine>
 
 ServerState::~ServerState() = default;
 
-std::mutex& ServerState::CollectionLock(storage::Prefix collection) {
+ServerState::CollectionWriteState& ServerState::CollectionWrite(storage::Prefix collection) {
   std::lock_guard<std::mutex> lock(locks_mu_);
   auto& slot = locks_[collection];
-  if (!slot) slot = std::make_unique<std::mutex>();
+  if (!slot) slot = std::make_unique<CollectionWriteState>();
   return *slot;
 }
 

@@ -45,9 +45,21 @@ class ServerState {
   // The TTL monitor: started by Server::Run, stopped by CloseEngine (before the engine closes).
   TtlMonitor& ttl_monitor() { return ttl_monitor_; }
 
-  // Serialises writes to one collection (dup-key check through commit). Keyed by the
-  // collection's prefix, which is never reused, so the table only grows with collections made.
-  std::mutex& CollectionLock(storage::Prefix collection);
+  // What writers of one collection share: the lock that serialises them (dup-key check through
+  // commit), and what they know under it. Keyed by the collection's prefix, which is never
+  // reused, so the table only grows with collections made.
+  struct CollectionWriteState {
+    std::mutex lock;
+    // GUARDED_BY(lock): an upper bound of the collection's _id index keys, so an insert whose
+    // _id key sorts above it skips the storage probe for a duplicate. Ascending _ids (counters,
+    // the ObjectIds a driver generates) always do. Writers raise it as their inserts commit;
+    // removals leave it, which keeps it a bound.
+    bool id_bound_known = false;
+    bool id_bound_empty = true;  // no _id key at all
+    std::string id_bound;
+  };
+  CollectionWriteState& CollectionWrite(storage::Prefix collection);
+  std::mutex& CollectionLock(storage::Prefix collection) { return CollectionWrite(collection).lock; }
 
   int64_t NextConnectionId() { return ++last_connection_id_; }
   std::atomic<int64_t> current_connections{0};
@@ -70,7 +82,8 @@ class ServerState {
   CappedRegistry capped_;
   ServerParameters parameters_;
   std::mutex locks_mu_;
-  std::unordered_map<storage::Prefix, std::unique_ptr<std::mutex>> locks_;  // GUARDED_BY(locks_mu_)
+  // GUARDED_BY(locks_mu_)
+  std::unordered_map<storage::Prefix, std::unique_ptr<CollectionWriteState>> locks_;
   std::atomic<int64_t> last_connection_id_{0};
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::chrono::system_clock::time_point start_wall_ = std::chrono::system_clock::now();

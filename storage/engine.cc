@@ -9,6 +9,7 @@
 #include <rocksdb/table.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "storage/engine_impl.h"
 
@@ -142,21 +143,34 @@ rocksdb::ReadOptions Engine::Impl::ScanReadOptions() const {
   return ro;
 }
 
-Result<RecordId> Engine::Impl::LargestStoredId(Prefix p) const {
+Status Engine::Impl::LastKeyInPrefix(rocksdb::ColumnFamilyHandle* cf, Prefix p, std::string* key,
+                                     bool* found) const {
+  *found = false;
   std::string lower = EncodePrefix(p);
   std::string upper = PrefixEnd(p);
   rocksdb::Slice lower_slice(lower);
   rocksdb::ReadOptions ro;
   ro.iterate_lower_bound = &lower_slice;
   ro.fill_cache = false;
-  std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(ro, documents_cf));
+  std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(ro, cf));
   it->SeekForPrev(upper);
-  if (!it->Valid()) {
-    CAIRN_RETURN_IF_ERROR(FromRocks(it->status(), "seek largest record id"));
-    return RecordId{0};
+  // A key equal to `upper` is the next prefix's.
+  if (it->Valid() && it->key().compare(rocksdb::Slice(upper)) == 0) it->Prev();
+  if (!it->Valid()) return FromRocks(it->status(), "seek the last key of a prefix");
+  rocksdb::Slice k = it->key();
+  if (k.size() < lower.size() || std::memcmp(k.data(), lower.data(), lower.size()) != 0) {
+    return Status::OK();
   }
-  rocksdb::Slice key = it->key();
-  if (key.size() != kRecordKeySize || ReadBigEndian32(key.data()) != p) return RecordId{0};
+  key->assign(k.data(), k.size());
+  *found = true;
+  return Status::OK();
+}
+
+Result<RecordId> Engine::Impl::LargestStoredId(Prefix p) const {
+  std::string key;
+  bool found = false;
+  CAIRN_RETURN_IF_ERROR(LastKeyInPrefix(documents_cf, p, &key, &found));
+  if (!found || key.size() != kRecordKeySize) return RecordId{0};
   return static_cast<RecordId>(ReadBigEndian64(key.data() + 4));
 }
 

@@ -82,6 +82,9 @@ class Engine {
   Status IndexEntriesExist(Prefix index, const std::vector<std::string>& keys,
                            std::vector<bool>* exist) const;
 
+  // The largest key (without prefix) of an index; *found false when the index is empty.
+  Status LargestIndexKey(Prefix index, std::string* key, bool* found) const;
+
   // Scans a collection's records with id > after (forward) or id < before (reverse; 0 = from
   // the end).
   std::unique_ptr<RecordCursor> ScanRecords(Prefix collection, RecordId after = 0) const;

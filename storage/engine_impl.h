@@ -67,6 +67,7 @@ inline uint64_t ReadBigEndian64(const char* p) {
 }
 
 // 4 bytes big-endian: the first bytes of every documents/index key.
+inline constexpr size_t kPrefixSize = 4;
 inline std::string EncodePrefix(Prefix p) {
   std::string s;
   AppendBigEndian32(&s, p);
@@ -160,6 +161,9 @@ struct Engine::Impl {
 
   // The largest RecordId stored under `p` (0 when none) by one SeekForPrev.
   Result<RecordId> LargestStoredId(Prefix p) const;
+  // The last key (with its prefix) of prefix `p` in `cf`; *found false when `p` has none.
+  Status LastKeyInPrefix(rocksdb::ColumnFamilyHandle* cf, Prefix p, std::string* key,
+                         bool* found) const;
 
   // Read options for cursors: fill_cache on (collection scans are the main read path).
   rocksdb::ReadOptions ScanReadOptions() const;

@@ -40,6 +40,13 @@ Status Engine::IndexEntriesExist(Prefix index, const std::vector<std::string>& k
   return Status::OK();
 }
 
+Status Engine::LargestIndexKey(Prefix index, std::string* key, bool* found) const {
+  std::string full;
+  CAIRN_RETURN_IF_ERROR(impl_->LastKeyInPrefix(impl_->index_cf, index, &full, found));
+  if (*found) key->assign(full, kPrefixSize, std::string::npos);
+  return Status::OK();
+}
+
 Status Engine::GetIndexEntry(Prefix index, std::string_view key, std::string* value,
                              bool* found) const {
   rocksdb::ReadOptions ro;

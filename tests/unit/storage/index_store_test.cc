@@ -96,6 +96,23 @@ TEST(IndexStore, ShouldTellWhichKeysExistInOneBatchedRead) {
   EXPECT_TRUE(exist.empty());
 }
 
+TEST(IndexStore, ShouldFindAnIndexsLargestKeyWithinItsPrefix) {
+  Fixture f;
+  std::string key;
+  bool found = false;
+  ASSERT_TRUE(f.engine->LargestIndexKey(f.index, &key, &found).ok());
+  ASSERT_TRUE(found);
+  EXPECT_EQ(key, std::string("\xff\xff", 2));
+  // The next prefix holds an entry whose key is empty, exactly the neighbour's end: not its.
+  ASSERT_TRUE(f.engine->LargestIndexKey(f.neighbour, &key, &found).ok());
+  ASSERT_TRUE(found);
+  EXPECT_EQ(key, "a");
+  auto empty = f.engine->catalog().CreateCollection("db.e", BsonView());
+  ASSERT_TRUE(empty.ok());
+  ASSERT_TRUE(f.engine->LargestIndexKey((*empty)->indexes[0].prefix, &key, &found).ok());
+  EXPECT_FALSE(found);
+}
+
 TEST(IndexStore, ShouldDeleteEntries) {
   Fixture f;
   WriteUnit unit = f.engine->BeginWrite();
