@@ -552,8 +552,7 @@ int Run(const Options& options) {
       r.name = "indexed-read";
       r.unit = "ops/s";
       r.ceiling_unit = "ops/s";
-      r.ceiling_what = "ping";
-      r.target = 0.8;
+      r.ceiling_what = "ping";  // no target: issue 3 sets none for it (issue 5 asks the figure)
       Progress("indexed-read: building {ts: 1} (untimed)");
       if (!CreateTsIndex(main_client.get(), options, &error)) {
         r.error = "createIndexes: " + error;
