@@ -13,6 +13,7 @@
 
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 #include <utility>
@@ -143,6 +144,12 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
   if (!ec) info.local = local.address().to_string() + ":" + std::to_string(local.port());
   int64_t count = ++state.current_connections;
   ++state.total_connections;
+  // The I/O thread that reads ahead for this connection's cursors. The guard keeps it running
+  // while the connection lives: at shutdown a thread whose own connections have ended would
+  // otherwise return and leave a read-ahead posted to it undone, and this connection waiting.
+  asio::io_context* helper = HelperContext(session->socket.get_executor());
+  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> helper_running;
+  if (helper != nullptr) helper_running.emplace(helper->get_executor());
   std::string ctx = "conn" + std::to_string(id);
   if (!logging::Quiet()) {
     BsonDoc attr;
@@ -206,7 +213,6 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
       }
     }
     std::shared_ptr<ReadAheadJob> job;
-    asio::io_context* helper = HelperContext(session->socket.get_executor());
     if (read_ahead && helper != nullptr && action == DispatchAction::kReply) {
       job = std::make_shared<ReadAheadJob>(session->socket.get_executor(), std::move(read_ahead));
       asio::post(*helper, [job] {
