@@ -214,17 +214,17 @@ Result<std::string> CollectionWriter::IdKey(BsonView doc, bson_iter_t* id) const
 }
 
 Status CollectionWriter::KnowIdBound() {
-  if (shared_->id_bound_known) return Status::OK();
+  if (shared_->id_bound) return Status::OK();
+  std::string largest;
   bool found = false;
-  CAIRN_RETURN_IF_ERROR(state_.engine().LargestIndexKey(collection_->indexes[0].prefix,
-                                                        &shared_->id_bound, &found));
-  shared_->id_bound_empty = !found;
-  shared_->id_bound_known = true;
+  CAIRN_RETURN_IF_ERROR(
+      state_.engine().LargestIndexKey(collection_->indexes[0].prefix, &largest, &found));
+  shared_->id_bound = std::move(largest);  // empty when not found
   return Status::OK();
 }
 
 bool CollectionWriter::AboveIdBound(std::string_view key) const {
-  return shared_->id_bound_empty || key > std::string_view(shared_->id_bound);
+  return key > std::string_view(*shared_->id_bound);
 }
 
 Result<CollectionWriter::IdProbes> CollectionWriter::ProbeIds(
@@ -240,7 +240,7 @@ Result<CollectionWriter::IdProbes> CollectionWriter::ProbeIds(
   CAIRN_RETURN_IF_ERROR(KnowIdBound());
   // Only keys at or below the bound can be in storage.
   std::vector<size_t> asked;
-  std::vector<std::string> keys;
+  std::vector<std::string_view> keys;
   for (size_t i = 0; i < probes.keys.size(); ++i) {
     if (AboveIdBound(probes.keys[i])) continue;
     asked.push_back(i);
@@ -439,10 +439,8 @@ Status CollectionWriter::Commit() {
     }
     // The committed keys now bound the _id index from below; a bound not yet read from storage
     // stays unknown (it is read, with these keys, when first needed).
-    if (highest != nullptr && shared_->id_bound_known &&
-        (shared_->id_bound_empty || *highest > shared_->id_bound)) {
+    if (highest != nullptr && shared_->id_bound && *highest > *shared_->id_bound) {
       shared_->id_bound = *highest;
-      shared_->id_bound_empty = false;
     }
   }
   inserted_ids_.clear();

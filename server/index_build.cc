@@ -58,9 +58,9 @@ Status CheckUniqueBatch(storage::Engine& engine, const std::string& ns, Target* 
       return IndexDuplicateKeyError(ns, *t->index->descriptor, t->batch_keys[i].first);
     }
   }
-  std::vector<std::string> keys;
+  std::vector<std::string_view> keys;
   keys.reserve(t->batch_keys.size());
-  for (auto& [key, id] : t->batch_keys) keys.push_back(key);
+  for (const auto& [key, id] : t->batch_keys) keys.push_back(key);
   std::vector<bool> exist;
   CAIRN_RETURN_IF_ERROR(engine.IndexEntriesExist(t->index->prefix, keys, &exist));
   for (size_t i = 0; i < exist.size(); ++i) {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 
 #include "server/capped_registry.h"
@@ -53,10 +54,9 @@ class ServerState {
     // GUARDED_BY(lock): an upper bound of the collection's _id index keys, so an insert whose
     // _id key sorts above it skips the storage probe for a duplicate. Ascending _ids (counters,
     // the ObjectIds a driver generates) always do. Writers raise it as their inserts commit;
-    // removals leave it, which keeps it a bound.
-    bool id_bound_known = false;
-    bool id_bound_empty = true;  // no _id key at all
-    std::string id_bound;
+    // removals leave it, which keeps it a bound. Unset until read from storage; empty when the
+    // index is (an encoded key is never empty, so every key sorts above it).
+    std::optional<std::string> id_bound;
   };
   CollectionWriteState& CollectionWrite(storage::Prefix collection);
   std::mutex& CollectionLock(storage::Prefix collection) { return CollectionWrite(collection).lock; }

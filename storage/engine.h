@@ -79,7 +79,7 @@ class Engine {
 
   // Which of `keys` (without prefix) have an entry in the index: one batched RocksDB MultiGet,
   // much cheaper than a Get per key (an insert batch probes its _id keys this way).
-  Status IndexEntriesExist(Prefix index, const std::vector<std::string>& keys,
+  Status IndexEntriesExist(Prefix index, const std::vector<std::string_view>& keys,
                            std::vector<bool>* exist) const;
 
   // The largest key (without prefix) of an index; *found false when the index is empty.

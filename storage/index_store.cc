@@ -11,13 +11,13 @@
 
 namespace cairn::storage {
 
-Status Engine::IndexEntriesExist(Prefix index, const std::vector<std::string>& keys,
+Status Engine::IndexEntriesExist(Prefix index, const std::vector<std::string_view>& keys,
                                 std::vector<bool>* exist) const {
   exist->assign(keys.size(), false);
   if (keys.empty()) return Status::OK();
   std::vector<std::string> full;
   full.reserve(keys.size());
-  for (const std::string& key : keys) full.push_back(IndexKey(index, key));
+  for (std::string_view key : keys) full.push_back(IndexKey(index, key));
   std::vector<rocksdb::Slice> slices(full.begin(), full.end());
   std::vector<rocksdb::PinnableSlice> values(keys.size());
   std::vector<rocksdb::Status> statuses(keys.size());

@@ -10,12 +10,12 @@ namespace cairn::server {
 namespace {
 
 // Fields drivers and mongosh attach to any command (MongoDB's generic arguments).
-constexpr std::array<std::string_view, 24> kGenericArguments = {
+constexpr std::array<std::string_view, 23> kGenericArguments = {
     "$db", "lsid", "$clusterTime", "$readPreference", "apiVersion", "apiStrict",
     "apiDeprecationErrors", "comment", "writeConcern", "readConcern", "maxTimeMS",
     "txnNumber", "autocommit", "startTransaction", "$audit", "$client", "$configServerState",
-    "$queryOptions", "clientOperationKey", "mayBypassWriteBlocking", "$readPreference",
-    "databaseVersion", "shardVersion", "$topologyTime"};
+    "$queryOptions", "clientOperationKey", "mayBypassWriteBlocking", "databaseVersion",
+    "shardVersion", "$topologyTime"};
 
 bool Matches(uint32_t types, bson_type_t t) {
   if (types == kArgAny) return true;

@@ -5,6 +5,7 @@
 
 #include "query/matcher/matcher.h"
 #include "server/command.h"
+#include "server/commands/command_args.h"
 #include "server/commands/handlers.h"
 #include "server/current_op.h"
 #include "server/server_state.h"
@@ -16,15 +17,8 @@ namespace {
 // Fields of the command that are not part of its filter: its own options and the generic
 // arguments every command may carry.
 bool IsCommandOption(std::string_view name) {
-  static constexpr std::string_view kOptions[] = {
-      "currentOp", "$all",          "$ownOps",     "$truncateOps",    "$db",
-      "lsid",      "txnNumber",     "$clusterTime", "$readPreference", "comment",
-      "maxTimeMS", "readConcern",   "writeConcern", "apiVersion",      "apiStrict",
-      "apiDeprecationErrors",       "$client",     "autocommit",      "startTransaction"};
-  for (std::string_view option : kOptions) {
-    if (name == option) return true;
-  }
-  return false;
+  return name == "currentOp" || name == "$all" || name == "$ownOps" || name == "$truncateOps" ||
+         IsGenericArgument(name);
 }
 
 }  // namespace

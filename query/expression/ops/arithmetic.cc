@@ -458,42 +458,33 @@ Result<Value> EvalExp(const OperatorExpression& op, Variables* vars) {
   return Value::Double(std::exp(NumberAsDouble(v)));
 }
 
-Result<Value> EvalLn(const OperatorExpression& op, Variables* vars) {
+// $ln and $log10: a logarithm of one positive (or NaN) number, `code` when it is not.
+Result<Value> EvalLogarithm(const OperatorExpression& op, Variables* vars, ErrorCode code,
+                            std::string_view name,
+                            bson_decimal128_t (*of_decimal)(const bson_decimal128_t&),
+                            double (*of_double)(double)) {
   CAIRN_ASSIGN_OR_RETURN(Value v, SingleNumeric(op, vars));
   if (v.type() == BSON_TYPE_NULL) return v;
+  const std::string not_positive =
+      std::string(name) + "'s argument must be a positive number, but is ";
   if (IsDecimal(v)) {
     const bson_decimal128_t& d = v.decimal();
-    if (!(PositiveOrNaN(d))) {
-      return Status(ErrorCode::kLocation28766,
-                    "$ln's argument must be a positive number, but is " + DecimalToString(d));
-    }
-    return Value::Decimal(dec128::Ln(d));
+    if (!PositiveOrNaN(d)) return Status(code, not_positive + DecimalToString(d));
+    return Value::Decimal(of_decimal(d));
   }
   double x = NumberAsDouble(v);
-  if (!(x > 0 || std::isnan(x))) {
-    return Status(ErrorCode::kLocation28766,
-                  "$ln's argument must be a positive number, but is " + FormatDouble(x));
-  }
-  return Value::Double(std::log(x));
+  if (!(x > 0 || std::isnan(x))) return Status(code, not_positive + FormatDouble(x));
+  return Value::Double(of_double(x));
+}
+
+Result<Value> EvalLn(const OperatorExpression& op, Variables* vars) {
+  return EvalLogarithm(op, vars, ErrorCode::kLocation28766, "$ln", dec128::Ln,
+                       [](double x) { return std::log(x); });
 }
 
 Result<Value> EvalLog10(const OperatorExpression& op, Variables* vars) {
-  CAIRN_ASSIGN_OR_RETURN(Value v, SingleNumeric(op, vars));
-  if (v.type() == BSON_TYPE_NULL) return v;
-  if (IsDecimal(v)) {
-    const bson_decimal128_t& d = v.decimal();
-    if (!(PositiveOrNaN(d))) {
-      return Status(ErrorCode::kLocation28761,
-                    "$log10's argument must be a positive number, but is " + DecimalToString(d));
-    }
-    return Value::Decimal(dec128::Log10(d));
-  }
-  double x = NumberAsDouble(v);
-  if (!(x > 0 || std::isnan(x))) {
-    return Status(ErrorCode::kLocation28761,
-                  "$log10's argument must be a positive number, but is " + FormatDouble(x));
-  }
-  return Value::Double(std::log10(x));
+  return EvalLogarithm(op, vars, ErrorCode::kLocation28761, "$log10", dec128::Log10,
+                       [](double x) { return std::log10(x); });
 }
 
 Result<Value> EvalLog(const OperatorExpression& op, Variables* vars) {
