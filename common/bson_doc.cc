@@ -79,58 +79,6 @@ BsonDoc::~BsonDoc() {
   if (doc_ != nullptr) bson_destroy(doc_);
 }
 
-namespace {
-
-// Walks every element with libbson's iterator, which bounds-checks each element's length and
-// type-specific layout and records a corrupt element in err_off; nested documents and arrays
-// are walked the same way. This is the structural check mongod makes on incoming BSON.
-// (bson_validate would also check every key's UTF-8 whatever the flags: ~9% of an insert,
-// and mongod does not check it.)
-bool ValidateElements(bson_iter_t* it) {
-  while (bson_iter_next(it)) {
-    if (BSON_ITER_HOLDS_DOCUMENT(it) || BSON_ITER_HOLDS_ARRAY(it)) {
-      bson_iter_t child;
-      if (!bson_iter_recurse(it, &child) || !ValidateElements(&child)) {
-        it->err_off = child.err_off != 0 ? child.err_off : it->off;
-        return false;
-      }
-    } else if (BSON_ITER_HOLDS_CODEWSCOPE(it)) {
-      uint32_t length = 0, scope_length = 0;
-      const uint8_t* scope = nullptr;
-      bson_iter_codewscope(it, &length, &scope_length, &scope);
-      bson_iter_t child;
-      if (scope == nullptr || !bson_iter_init_from_data(&child, scope, scope_length) ||
-          !ValidateElements(&child)) {
-        it->err_off = it->off;
-        return false;
-      }
-    }
-  }
-  return it->err_off == 0;
-}
-
-}  // namespace
-
-Status ValidateBson(const uint8_t* data, size_t size) {
-  if (size < 5) return Status(ErrorCode::kInvalidBSON, "BSON document is too short");
-  int32_t declared;
-  std::memcpy(&declared, data, 4);
-  declared = BSON_UINT32_FROM_LE(declared);
-  if (declared < 5 || static_cast<size_t>(declared) != size) {
-    return Status(ErrorCode::kInvalidBSON, "BSON document length does not match its buffer");
-  }
-  bson_t b;
-  if (!bson_init_static(&b, data, size)) {
-    return Status(ErrorCode::kInvalidBSON, "invalid BSON document header");
-  }
-  bson_iter_t it;
-  if (!bson_iter_init(&it, &b) || !ValidateElements(&it)) {
-    return Status(ErrorCode::kInvalidBSON,
-                  "invalid BSON: malformed element at offset " + std::to_string(it.err_off));
-  }
-  return Status::OK();
-}
-
 std::string_view IterUtf8(const bson_iter_t* it) {
   uint32_t len = 0;
   const char* s = bson_iter_utf8(it, &len);

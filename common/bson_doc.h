@@ -20,8 +20,8 @@ inline constexpr int32_t kMaxMessageSizeBytes = 48'000'000;
 inline constexpr int32_t kMaxWriteBatchSize = 100'000;
 
 // A view of one BSON document's bytes; does not own them. Valid while the buffer lives.
-// Cheap to copy. Only construct views over bytes that were validated (ValidateBson) or that
-// libbson built.
+// Cheap to copy. Only construct views over bytes that were validated (ValidateBson in
+// common/bson_validate.h) or that libbson built.
 class BsonView {
  public:
   BsonView();  // the empty document {}
@@ -72,11 +72,6 @@ class BsonDoc {
  private:
   bson_t* doc_;
 };
-
-// Validates untrusted bytes as one BSON document of exactly `size` bytes: structure (element
-// lengths, types, terminators) and nested documents, as mongod validates incoming BSON (it does
-// not check UTF-8). InvalidBSON on failure.
-Status ValidateBson(const uint8_t* data, size_t size);
 
 // Accessors over a positioned iterator.
 inline std::string_view IterKey(const bson_iter_t* it) {

@@ -58,7 +58,11 @@ Result<std::shared_ptr<const IndexDescriptor>> IndexDescriptor::Make(BsonView sp
 }
 
 Status IndexDescriptor::GetKeys(BsonView doc, KeySet* keys, MultikeyPaths* multikey) const {
-  if (partial_filter_ && !partial_filter_->Matches(doc)) {
+  bool indexed = true;
+  if (partial_filter_) {
+    CAIRN_ASSIGN_OR_RETURN(indexed, partial_filter_->Matches(doc));
+  }
+  if (!indexed) {
     keys->clear();
     multikey->resize(num_fields(), 0);
     return Status::OK();

@@ -161,7 +161,9 @@ void PutNumber(std::string* out, const bson_iter_t* it) {
 void PutPayload(std::string* out, const bson_iter_t* it);
 
 // Elements of a document (with names) or array (without: a valid array's names are its
-// positions), then kEnd.
+// positions), then kEnd. Recurses once per level of the value: bounded by what a value can be,
+// a stored document's field (at most 180 levels, MaxStorageDepth) or a query's operand (at most
+// maxBSONDepth, 200, for BSON a client sends and values expressions build).
 void PutElements(std::string* out, BsonView doc, bool with_names) {
   bson_iter_t child;
   if (doc.Init(&child)) {

@@ -333,12 +333,17 @@ IndexScanPlan MakePlan(size_t position, const PlannerIndex& index, Analysis a) {
 
 // ---- implication ----
 
+// A test that fails on `v` (a regex in a partial filter's $in) proves nothing: not implied.
 bool ValueSatisfies(const MatchExpression* f, const bson_iter_t* v) {
+  Status error;
+  auto passes = [&](const bson_iter_t* value) {
+    return f->MatchesSingleElement(value, &error) && error.ok();
+  };
   if (BSON_ITER_HOLDS_NULL(v) || BSON_ITER_HOLDS_UNDEFINED(v)) {
     // Null equality also matches documents missing the path.
-    return f->MatchesSingleElement(nullptr) && f->MatchesSingleElement(v);
+    return passes(nullptr) && passes(v);
   }
-  return f->MatchesSingleElement(v);
+  return passes(v);
 }
 
 bool IsRange(MatchKind k) {

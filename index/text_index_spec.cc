@@ -264,6 +264,9 @@ Status TextIndexSpec::ForEachIndexedString(BsonView doc, const IndexedStringVisi
   return VisitObject(doc, std::string(), language, visit);
 }
 
+// VisitObject and VisitValue recurse once per level of the document: the documents they read are
+// stored ones (at most 180 levels, MaxStorageDepth; the writes refuse deeper), so the depth is
+// bounded, and so is the O(depth^2) cost of the dotted paths they build.
 Status TextIndexSpec::VisitObject(BsonView object, const std::string& prefix,
                                   const TextLanguage& language,
                                   const IndexedStringVisitor& visit) const {

@@ -75,12 +75,12 @@ Result<std::shared_ptr<const query::DocumentValidator>> ValidatorOf(
 
 Status CheckDocumentValidation(const query::DocumentValidator& validator, std::string_view ns,
                                BsonView doc, const BsonView* old_doc) {
-  if (validator.level() == query::ValidationLevel::kOff || validator.Matches(doc)) {
-    return Status::OK();
-  }
-  if (old_doc != nullptr && validator.level() == query::ValidationLevel::kModerate &&
-      !validator.Matches(*old_doc)) {
-    return Status::OK();  // moderate: documents that were already invalid may stay so
+  if (validator.level() == query::ValidationLevel::kOff) return Status::OK();
+  CAIRN_ASSIGN_OR_RETURN(bool valid, validator.Matches(doc));
+  if (valid) return Status::OK();
+  if (old_doc != nullptr && validator.level() == query::ValidationLevel::kModerate) {
+    CAIRN_ASSIGN_OR_RETURN(bool was_valid, validator.Matches(*old_doc));
+    if (!was_valid) return Status::OK();  // moderate: documents already invalid may stay so
   }
   if (validator.action() == query::ValidationAction::kWarn) {
     BsonDoc attr;

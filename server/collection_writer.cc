@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "common/bson_validate.h"
 #include "index/key_string.h"
 #include "server/collection_validator.h"
 #include "server/capped_eviction.h"
@@ -39,6 +40,7 @@ Result<BsonView> PrepareForInsert(BsonView doc, std::optional<BsonDoc>* storage)
                                             std::to_string(doc.size()) +
                                             ", max size: " + std::to_string(kMaxBsonObjectSize));
   }
+  CAIRN_RETURN_IF_ERROR(CheckStorageDepth(doc, StorageDepthCheck::kInsert));
   bson_iter_t it;
   bool has_id = false;
   bool id_first = false;
@@ -333,6 +335,8 @@ Status CollectionWriter::InsertWithKey(BsonView doc, std::string key,
 }
 
 Status CollectionWriter::Replace(storage::RecordId id, BsonView old_doc, BsonView new_doc) {
+  // Every replacement (update, replace, $merge) is checked here, once for all callers.
+  CAIRN_RETURN_IF_ERROR(CheckStorageDepth(new_doc, StorageDepthCheck::kUpdate));
   if (validator_ && !bypass_validation_) {
     CAIRN_RETURN_IF_ERROR(CheckDocumentValidation(*validator_, collection_->ns, new_doc, &old_doc));
   }

@@ -30,7 +30,7 @@ class CappedEvictor;  // server/capped_eviction.h
 
 // Checks and shapes a client document for insertion, as MongoDB's fixDocumentForInsert:
 // larger than 16 MiB → BadValue "object to insert too large. size in bytes: N, max size:
-// 16777216"; _id an array/regex/undefined → BadValue "can't use an array for _id"; _id missing →
+// 16777216"; nested deeper than MaxStorageDepth() → Overflow (common/bson_validate.h); _id an array/regex/undefined → BadValue "can't use an array for _id"; _id missing →
 // an ObjectId is generated; _id not first → moved first. Returns `doc` itself when it is already
 // in shape (no copy, no allocation), else a view of the rewritten copy placed in *storage.
 Result<BsonView> PrepareForInsert(BsonView doc, std::optional<BsonDoc>* storage);
@@ -66,7 +66,8 @@ class CollectionWriter {
   // The same, for document `i` of the documents `probes` was taken for.
   Status Insert(BsonView doc, const IdProbes& probes, size_t i);
   // Replaces the document stored at `id` (same _id) with `new_doc`, rewriting only the index keys
-  // that differ. DuplicateKey / CannotIndexParallelArrays as Insert; nothing changes on error.
+  // that differ. DuplicateKey / CannotIndexParallelArrays as Insert, Overflow when `new_doc` is
+  // nested deeper than MaxStorageDepth(); nothing changes on error.
   Status Replace(storage::RecordId id, BsonView old_doc, BsonView new_doc);
   // Deletes the document at `id` and its index entries.
   Status Remove(storage::RecordId id, BsonView doc);

@@ -41,6 +41,9 @@ struct CommandRequest {
 // Per-connection facts handlers may read or update.
 struct ConnectionInfo {
   int64_t id = 0;
+  // The connection's socket, which a running command polls to stop when the client has gone
+  // (common/interrupt.h); -1 where there is no socket (tests, tools).
+  int socket_fd = -1;
   std::string remote;  // "127.0.0.1:54321"
   std::string local;   // "127.0.0.1:27017"
   BsonDoc client_metadata;  // from the first hello's "client" field

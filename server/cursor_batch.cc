@@ -1,9 +1,11 @@
 // Batch filling for find/getMore (and later aggregate).
 #include "server/cursor_batch.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
+#include "common/interrupt.h"
 #include "wire/message.h"
 
 namespace cairn::server {
@@ -100,6 +102,10 @@ Status FillBatch(Cursor& cursor, bson_t* cursor_doc, const char* field, int64_t 
   }
   while (!full && (max_docs == 0 || count < max_docs)) {
     if (bytes >= max_bytes) break;
+    // A safe point for whatever produces the documents (an $unwind of a large array, a sort's
+    // merge of its spilled runs): maxTimeMS, killOp and the client's disconnect stop it here.
+    status = CheckForInterrupt();
+    if (!status.ok()) break;
     if (!cursor.stream->Next()) {
       status = cursor.stream->status();
       *exhausted = true;
@@ -157,8 +163,36 @@ bool PreparedBatchArray(const ReplyBuffer& prepared, bson_iter_t* batch) {
 
 }  // namespace
 
+static void ReadAheadBatch(Cursor& cursor);
+
+Status ArmCursorDeadline(const Cursor& cursor) {
+  Interruptible* op = CurrentInterruptible();
+  if (!cursor.time_left || op == nullptr) return Status::OK();
+  if (*cursor.time_left <= std::chrono::steady_clock::duration::zero()) {
+    return Status(ErrorCode::kMaxTimeMSExpired, "operation exceeded time limit");
+  }
+  op->set_deadline(std::chrono::steady_clock::now() + *cursor.time_left);
+  return Status::OK();
+}
+
+void SaveCursorDeadline(Cursor& cursor) {
+  Interruptible* op = CurrentInterruptible();
+  if (op == nullptr || !op->has_deadline()) return;
+  cursor.time_left = std::max(std::chrono::steady_clock::duration::zero(),
+                              op->deadline() - std::chrono::steady_clock::now());
+}
+
 void ReadAhead(Cursor& cursor) {
   if (cursor.stream_done || cursor.prepared_ready) return;
+  // The read-ahead is part of the next getMore's work: it runs under the cursor's deadline.
+  Interruptible interrupt;
+  ScopedInterrupt current(&interrupt);
+  if (!ArmCursorDeadline(cursor).ok()) return;  // the getMore will answer MaxTimeMSExpired
+  ReadAheadBatch(cursor);
+  SaveCursorDeadline(cursor);
+}
+
+static void ReadAheadBatch(Cursor& cursor) {
   if (cursor.projection && !cursor.projection->IsIdentity()) {
     ReadAheadIntoBuffer(cursor);
     return;
@@ -219,6 +253,7 @@ Status ReplyWithFirstBatch(ServerState& state, std::unique_ptr<Cursor> cursor, i
   return AppendCursorBatch(reply, std::move(cursor), "firstBatch", max_docs, empty,
                            [&](std::unique_ptr<Cursor> done, bool exhausted) -> int64_t {
                              if (exhausted || single_batch) return 0;
+                             SaveCursorDeadline(*done);
                              return state.cursors().Register(std::move(done));
                            });
 }

@@ -33,6 +33,13 @@ void ReadAhead(Cursor& cursor);
 // buffer by doubling).
 inline constexpr size_t kPreparedReplyKeepBytes = size_t{4} << 20;
 
+// maxTimeMS over a cursor's batches. ArmCursorDeadline gives the calling thread's current
+// operation (common/interrupt.h) the deadline left in the cursor, or fails with
+// MaxTimeMSExpired when none is left; SaveCursorDeadline stores what is left of the current
+// operation's deadline into the cursor (at registration, and after each batch).
+Status ArmCursorDeadline(const Cursor& cursor);
+void SaveCursorDeadline(Cursor& cursor);
+
 // Undoes a prepared reply that is not sent as is (the getMore has a batchSize, or came as
 // OP_QUERY): its documents go back to the front of the cursor's buffer, uncounted.
 void DropPreparedBatch(Cursor& cursor);

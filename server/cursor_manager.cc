@@ -3,6 +3,31 @@
 
 namespace cairn::server {
 
+namespace {
+
+size_t HeldBytes(const Cursor& cursor) {
+  return (cursor.prepared ? cursor.prepared->capacity() : 0) + cursor.buffered.capacity();
+}
+
+}  // namespace
+
+void CursorManager::CountIdle(Cursor& cursor) {
+  size_t held = HeldBytes(cursor);
+  if (held > 0 && idle_bytes_.load(std::memory_order_relaxed) + held > kIdleBytesBudget) {
+    // Over budget: keep only what holds results (a prepared reply, buffered documents).
+    if (cursor.prepared && !cursor.prepared_ready) cursor.prepared.reset();
+    if (cursor.buffered_offset >= cursor.buffered.size()) std::string().swap(cursor.buffered);
+    held = HeldBytes(cursor);
+  }
+  cursor.counted_bytes = held;
+  idle_bytes_.fetch_add(held, std::memory_order_relaxed);
+}
+
+void CursorManager::UncountIdle(Cursor& cursor) {
+  idle_bytes_.fetch_sub(cursor.counted_bytes, std::memory_order_relaxed);
+  cursor.counted_bytes = 0;
+}
+
 int64_t CursorManager::Register(std::unique_ptr<Cursor> cursor) {
   std::lock_guard<std::mutex> lock(mu_);
   int64_t id;
@@ -11,6 +36,7 @@ int64_t CursorManager::Register(std::unique_ptr<Cursor> cursor) {
   } while (id == 0 || idle_.count(id) || checked_out_.count(id));
   cursor->id = id;
   cursor->last_used = Clock::now();
+  CountIdle(*cursor);
   idle_.emplace(id, std::move(cursor));
   return id;
 }
@@ -28,6 +54,7 @@ Result<std::unique_ptr<Cursor>> CursorManager::CheckOut(int64_t id, std::string_
   }
   std::unique_ptr<Cursor> cursor = std::move(it->second);
   idle_.erase(it);
+  UncountIdle(*cursor);
   checked_out_.insert(id);
   return cursor;
 }
@@ -38,6 +65,7 @@ std::unique_ptr<Cursor> CursorManager::TryCheckOut(int64_t id) {
   if (it == idle_.end()) return nullptr;
   std::unique_ptr<Cursor> cursor = std::move(it->second);
   idle_.erase(it);
+  UncountIdle(*cursor);
   checked_out_.insert(id);
   return cursor;
 }
@@ -48,6 +76,7 @@ void CursorManager::CheckIn(std::unique_ptr<Cursor> cursor) {
   if (killed_while_out_.erase(cursor->id)) return;  // destroyed here
   cursor->last_used = Clock::now();
   int64_t id = cursor->id;
+  CountIdle(*cursor);
   idle_.emplace(id, std::move(cursor));
 }
 
@@ -67,6 +96,7 @@ bool CursorManager::Kill(int64_t id) {
   if (it != idle_.end()) {
     doomed = std::move(it->second);
     idle_.erase(it);
+    UncountIdle(*doomed);
     return true;
   }
   if (checked_out_.count(id)) {
@@ -83,6 +113,7 @@ size_t CursorManager::ReapIdle(Clock::duration timeout) {
     Clock::time_point now = Clock::now();
     for (auto it = idle_.begin(); it != idle_.end();) {
       if (now - it->second->last_used > timeout) {
+        UncountIdle(*it->second);
         doomed.push_back(std::move(it->second));
         it = idle_.erase(it);
       } else {

@@ -1,9 +1,12 @@
 // CursorManager: the open cursors of all connections, by id. A cursor is checked out for the
 // duration of one getMore (so two getMores never run one cursor at once) and checked back in.
-// Idle cursors are reaped after the timeout (10 minutes) so memory stays bounded.
+// Idle cursors are reaped after the timeout (10 minutes) so memory stays bounded, and the memory
+// they hold between getMores (read-ahead replies and buffers) is budgeted across all of them: a
+// client opening cursor after cursor cannot make the server hold a batch for each.
 // Thread-safe (one mutex guards the map).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -50,6 +53,11 @@ struct Cursor {
   bool await_data = false;
   storage::Prefix collection_prefix = 0;
   std::chrono::steady_clock::time_point last_used;
+  // What is left of the maxTimeMS of the find or aggregate that opened the cursor: MongoDB
+  // counts every batch against it. None without a limit.
+  std::optional<std::chrono::steady_clock::duration> time_left;
+  // The memory this cursor was counted for while idle (CursorManager's budget).
+  size_t counted_bytes = 0;
 };
 
 class CursorManager {
@@ -73,9 +81,20 @@ class CursorManager {
   // Destroys cursors idle longer than `timeout`; returns how many.
   size_t ReapIdle(Clock::duration timeout);
   size_t open_count() const;
+  // What the idle cursors hold in read-ahead replies and buffers, in bytes.
+  size_t idle_bytes() const { return idle_bytes_.load(std::memory_order_relaxed); }
+  // The budget of idle_bytes(): past it, cursors keep no read-ahead memory and no read-ahead
+  // is started.
+  static constexpr size_t kIdleBytesBudget = size_t{256} << 20;
   int64_t timed_out_total() const;
 
  private:
+  // Counts `cursor` into idle_bytes_ as it becomes idle, first releasing what it need not keep
+  // when the budget is spent. Called under mu_.
+  void CountIdle(Cursor& cursor);
+  void UncountIdle(Cursor& cursor);
+
+  std::atomic<size_t> idle_bytes_{0};
   mutable std::mutex mu_;
   std::unordered_map<int64_t, std::unique_ptr<Cursor>> idle_;  // GUARDED_BY(mu_)
   std::unordered_set<int64_t> checked_out_;                      // GUARDED_BY(mu_)

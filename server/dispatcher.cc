@@ -3,9 +3,12 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <optional>
+#include <unordered_set>
 
+#include "common/interrupt.h"
 #include "common/logging.h"
 #include "server/commands/command_table.h"
 #include "server/reply.h"
@@ -152,6 +155,133 @@ DispatchAction HandleOpQuery(ServerState& state, ConnectionInfo& connection,
 
 }  // namespace
 
+namespace {
+
+// The generic fields RunCommand reads, found in its one pass over the body.
+struct GenericFields {
+  bson_iter_t write_concern, lsid, max_time_ms;
+  bool has_write_concern = false, has_lsid = false, has_max_time_ms = false;
+  bool has_txn_number = false, has_autocommit = false, has_start_transaction = false;
+};
+
+// Walks the body's fields once: refuses a repeated field as MongoDB's IDL parsers do (40413
+// "BSON field 'insert.documents' is a duplicate field"; `$db` twice included) and records the
+// generic fields. Commands have a few dozen fields: the first kInline names are compared
+// linearly (cheaper than hashing them), and a body with more (only a hostile client sends
+// millions) moves them all into a hash set, so the pass stays linear.
+Status ScanGenericFields(const CommandRequest& request, GenericFields* out) {
+  constexpr size_t kInline = 32;
+  std::string_view inline_seen[kInline];
+  std::unordered_set<std::string_view> many_seen;
+  size_t count = 0;
+  bson_iter_t it;
+  if (!request.body.Init(&it)) return Status::OK();
+  while (bson_iter_next(&it)) {
+    std::string_view key = IterKey(&it);
+    bool repeated = false;
+    if (count < kInline) {
+      for (size_t i = 0; i < count && !repeated; ++i) repeated = inline_seen[i] == key;
+      inline_seen[count] = key;
+    } else {
+      if (many_seen.empty()) many_seen.insert(inline_seen, inline_seen + kInline);
+      repeated = !many_seen.insert(key).second;
+    }
+    if (repeated) {
+      return Status(ErrorCode::kLocation40413, "BSON field '" + std::string(request.name) + "." +
+                                                   std::string(key) + "' is a duplicate field");
+    }
+    ++count;
+    if (key.size() < 4) continue;  // shorter than every generic field read below
+    if (key == "writeConcern") {
+      out->write_concern = it;
+      out->has_write_concern = true;
+    } else if (key == "lsid") {
+      out->lsid = it;
+      out->has_lsid = true;
+    } else if (key == "maxTimeMS") {
+      out->max_time_ms = it;
+      out->has_max_time_ms = true;
+    } else if (key == "txnNumber") {
+      out->has_txn_number = true;
+    } else if (key == "autocommit") {
+      out->has_autocommit = true;
+    } else if (key == "startTransaction") {
+      out->has_start_transaction = true;
+    }
+  }
+  return Status::OK();
+}
+
+// The transaction fields as a standalone mongod takes them (initializeOperationSessionInfo):
+// transactions and retryable writes need a replica set, so a txnNumber is refused with
+// IllegalOperation 20, and the other combinations with mongod's InvalidOptions reasons. Nothing
+// runs: no write that a client meant to abort can stay applied.
+Status CheckSessionFields(const CommandDef& def, const GenericFields& generic) {
+  // A command a client may run before authenticating takes no transaction fields.
+  if (!def.requires_auth) {
+    if (generic.has_autocommit) {
+      return Status(ErrorCode::kOperationNotSupportedInTransaction,
+                    "This command is not supported in transactions");
+    }
+    if (generic.has_txn_number) {
+      return Status(ErrorCode::kLocation50889,
+                    "It is illegal to provide a txnNumber for this command");
+    }
+  }
+  if (generic.has_txn_number) {
+    if (!generic.has_lsid) {
+      return Status(ErrorCode::kInvalidOptions,
+                    "Transaction number requires a session ID to also be specified");
+    }
+    return Status(ErrorCode::kIllegalOperation,
+                  "Transaction numbers are only allowed on a replica set member or mongos");
+  }
+  if (generic.has_autocommit) {
+    return Status(ErrorCode::kInvalidOptions,
+                  "'autocommit' field requires a transaction number to also be specified");
+  }
+  if (generic.has_start_transaction) {
+    return Status(ErrorCode::kInvalidOptions,
+                  "'startTransaction' field requires 'autocommit' field to also be specified");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+// maxTimeMS as mongod 7.0's generic argument parser takes it: a number, integral, in
+// [0, INT32_MAX]; 0 means no limit.
+static Result<int64_t> ParseMaxTimeMs(const bson_iter_t* it) {
+  if (!IterIsNumber(it)) {
+    return Status(ErrorCode::kTypeMismatch,
+                  "BSON field 'maxTimeMS' is the wrong type '" +
+                      std::string(BsonTypeName(bson_iter_type(it))) +
+                      "', expected types '[long, int, decimal, double]'");
+  }
+  double as_double = 0;
+  IterAsDouble(it, &as_double);
+  if (!BSON_ITER_HOLDS_INT32(it) && !BSON_ITER_HOLDS_INT64(it) &&
+      as_double != std::trunc(as_double)) {
+    return Status(ErrorCode::kBadValue, "maxTimeMS has non-integral value");
+  }
+  // The value as a long, saturating (BSONElement::safeNumberLong).
+  int64_t value = 0;
+  if (!IterAsInt64(it, &value)) {
+    value = as_double >= 9.2233720368547758e18    ? INT64_MAX
+            : as_double <= -9.2233720368547758e18 ? INT64_MIN
+                                                  : static_cast<int64_t>(as_double);
+  }
+  if (value < 0) {
+    return Status(ErrorCode::kLocation51024, "BSON field 'maxTimeMS' value must be >= 0, actual "
+                                             "value '" + std::to_string(value) + "'");
+  }
+  if (value > INT32_MAX) {
+    return Status(ErrorCode::kBadValue,
+                  std::to_string(value) + " value for maxTimeMS is out of range");
+  }
+  return value;
+}
+
 // Records the command's session in the SessionCache ($listLocalSessions): at most once a second
 // for the same session on a connection, so the common case costs a comparison.
 static void RecordSession(ServerState& state, ConnectionInfo& connection,
@@ -185,27 +315,36 @@ void RunCommand(ServerState& state, ConnectionInfo& connection, const CommandReq
     return;
   }
   CommandContext ctx{state, connection, nullptr, out};
-  // One pass over the generic fields the dispatcher reads: the write concern and the session.
-  bson_iter_t it, write_concern, lsid;
-  bool has_write_concern = false, has_lsid = false;
-  if (request.body.Init(&it)) {
-    while (bson_iter_next(&it)) {
-      std::string_view key = IterKey(&it);
-      if (key == "writeConcern") {
-        write_concern = it;
-        has_write_concern = true;
-      } else if (key == "lsid") {
-        lsid = it;
-        has_lsid = true;
-      }
+  // One pass over the body: duplicate fields, and the generic fields the dispatcher reads (the
+  // write concern, the session and its transaction fields).
+  GenericFields generic;
+  Status status = ScanGenericFields(request, &generic);
+  if (status.ok()) status = CheckSessionFields(*def, generic);
+  if (!status.ok()) {
+    state.opcounters().command++;
+    AppendErrorFields(out->body(), status);
+    return;
+  }
+  if (generic.has_lsid) RecordSession(state, connection, &generic.lsid);
+  // A bad write concern fails the command before it runs, as in mongod.
+  Result<WriteConcern> concern =
+      ParseWriteConcern(generic.has_write_concern ? &generic.write_concern : nullptr);
+  status = concern.status();
+  // What can stop the command at its safe points: maxTimeMS, killOp, shutdown, the client's
+  // disconnect. (getMore takes its deadline from its cursor: get_more.cc.)
+  Interruptible interrupt;
+  interrupt.set_client_socket(connection.socket_fd);
+  if (status.ok() && generic.has_max_time_ms && request.name != "getMore") {
+    Result<int64_t> max_time_ms = ParseMaxTimeMs(&generic.max_time_ms);
+    status = max_time_ms.status();
+    if (status.ok() && *max_time_ms > 0) {
+      interrupt.set_deadline(std::chrono::steady_clock::now() +
+                             std::chrono::milliseconds(*max_time_ms));
     }
   }
-  if (has_lsid) RecordSession(state, connection, &lsid);
-  // A bad write concern fails the command before it runs, as in mongod.
-  Result<WriteConcern> concern = ParseWriteConcern(has_write_concern ? &write_concern : nullptr);
-  Status status = concern.status();
-  if (concern.ok()) {
-    OpScope op(state.ops(), connection, request);  // what $currentOp reports as running
+  if (status.ok()) {
+    ScopedInterrupt current(&interrupt);
+    OpScope op(state.ops(), connection, request, &interrupt);  // what $currentOp reports
     status = def->handler(ctx, request, out->body());
   }
   if (status.ok() && concern->sync) status = state.engine().SyncWal();

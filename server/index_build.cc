@@ -5,6 +5,7 @@
 #include <chrono>
 #include <random>
 
+#include "common/interrupt.h"
 #include "common/logging.h"
 #include "server/collection_indexes.h"
 
@@ -89,6 +90,8 @@ Status Fill(ServerState& state, const std::string& ns, const CollectionIndexes& 
     return unit.Commit();
   };
   while (cursor->Next()) {
+    // A safe point: a killed or timed-out build stops here and its index is dropped.
+    CAIRN_RETURN_IF_ERROR(CheckForInterrupt());
     BsonView doc = cursor->value();
     storage::RecordId id = cursor->id();
     for (Target& t : *targets) {

@@ -3,6 +3,7 @@
 #include "server/index_scan.h"
 
 #include "common/field_path.h"
+#include "common/interrupt.h"
 #include "index/key_string.h"
 #include "server/collection_indexes.h"
 
@@ -171,6 +172,9 @@ class IndexScanStream final : public DocumentStream {
     while (true) {
       storage::RecordId id = 0;
       std::string_view key;
+      // A safe point (common/interrupt.h), once per index entry.
+      status_ = CheckForInterrupt();
+      if (!status_.ok()) return false;
       if (!NextEntry(&id, &key)) return false;
       if (spec_.dedup) {
         ++dedup_counters_->dups_tested;
@@ -206,7 +210,7 @@ class IndexScanStream final : public DocumentStream {
       ++fetch_counters_->docs_examined;
       if (!found) continue;  // deleted since the key was read
       if (!match_all_) {
-        Result<bool> matched = spec_.matcher->MatchesChecked(FetchedView());
+        Result<bool> matched = spec_.matcher->Matches(FetchedView());
         if (!matched.ok()) {  // a $expr evaluation error ends the query
           status_ = matched.status();
           return false;

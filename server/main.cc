@@ -2,6 +2,7 @@
 // and runs the Server. Nothing else lives here.
 #include <boost/program_options.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -41,6 +42,9 @@ std::vector<std::string> SplitComma(const std::string& list) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Data files, the data directory and the log are private to the server's user, as mongod
+  // makes them (its umask 077).
+  umask(S_IRWXG | S_IRWXO);
   cairn::server::ServerOptions options;
   for (int i = 0; i < argc; ++i) options.argv.emplace_back(argv[i]);
 
@@ -57,6 +61,9 @@ int main(int argc, char** argv) {
       ("logpath", po::value<std::string>(&options.logpath),
        "Log file to send write to instead of stdout")
       ("quiet", po::bool_switch(&options.quiet), "Quieter output")
+      ("maxConns", po::value<int>(&options.max_conns),
+       "Max number of simultaneous connections (default: 1000000, at most 80% of the "
+       "process's file descriptor limit)")
       ("setParameter", po::value<std::vector<std::string>>(&options.set_parameters)->composing(),
        "Set a configurable parameter (name=value)");
 
@@ -82,6 +89,11 @@ int main(int argc, char** argv) {
   if (options.port < 0 || options.port > 65535) {
     std::cerr << "Error parsing command line: port number must be between 0 and 65535, got "
               << options.port << "\n";
+    return kExitBadOptions;
+  }
+  if (vm.count("maxConns") && options.max_conns < 1) {
+    std::cerr << "Error parsing command line: maxConns must be at least 1, got "
+              << options.max_conns << "\n";
     return kExitBadOptions;
   }
   options.bind_ips = SplitComma(bind_ip);

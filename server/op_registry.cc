@@ -85,13 +85,7 @@ std::shared_ptr<OpEntry> OpRegistry::Register(const ConnectionInfo& connection) 
 }
 
 std::vector<BsonDoc> OpRegistry::Report(const ReportOptions& options) {
-  std::vector<std::shared_ptr<OpEntry>> live;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (const auto& weak : entries_) {
-      if (auto entry = weak.lock()) live.push_back(std::move(entry));
-    }
-  }
+  std::vector<std::shared_ptr<OpEntry>> live = Live();
   std::sort(live.begin(), live.end(), [](const auto& a, const auto& b) {
     return a->connection_id < b->connection_id;
   });
@@ -133,7 +127,36 @@ std::vector<BsonDoc> OpRegistry::Report(const ReportOptions& options) {
   return out;
 }
 
-OpScope::OpScope(OpRegistry& registry, ConnectionInfo& connection, const CommandRequest& request) {
+bool OpRegistry::Kill(int64_t opid, ErrorCode code) {
+  std::vector<std::shared_ptr<OpEntry>> live = Live();
+  for (const auto& entry : live) {
+    std::lock_guard<std::mutex> lock(entry->mu);
+    if (entry->active && entry->opid == opid && entry->interrupt != nullptr) {
+      entry->interrupt->Kill(code);
+      return true;
+    }
+  }
+  return false;
+}
+
+void OpRegistry::KillAll(ErrorCode code) {
+  for (const auto& entry : Live()) {
+    std::lock_guard<std::mutex> lock(entry->mu);
+    if (entry->active && entry->interrupt != nullptr) entry->interrupt->Kill(code);
+  }
+}
+
+std::vector<std::shared_ptr<OpEntry>> OpRegistry::Live() {
+  std::vector<std::shared_ptr<OpEntry>> live;
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& weak : entries_) {
+    if (auto entry = weak.lock()) live.push_back(std::move(entry));
+  }
+  return live;
+}
+
+OpScope::OpScope(OpRegistry& registry, ConnectionInfo& connection, const CommandRequest& request,
+                 Interruptible* interrupt) {
   if (connection.op_entry == nullptr) connection.op_entry = registry.Register(connection);
   entry_ = connection.op_entry.get();
   const int64_t opid = registry.NextOpId();
@@ -148,11 +171,13 @@ OpScope::OpScope(OpRegistry& registry, ConnectionInfo& connection, const Command
   entry_->command_name = request.name;
   entry_->command = request.body;
   entry_->started = std::chrono::steady_clock::now();
+  entry_->interrupt = interrupt;
 }
 
 OpScope::~OpScope() {
   std::lock_guard<std::mutex> lock(entry_->mu);
   entry_->active = false;
+  entry_->interrupt = nullptr;
   entry_->command = BsonView();
   entry_->db = {};
   entry_->command_name = {};

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/bson_doc.h"
+#include "common/interrupt.h"
 #include "server/command.h"
 
 namespace cairn::server {
@@ -33,6 +34,8 @@ struct OpEntry {
   std::string_view command_name;
   BsonView command;
   std::chrono::steady_clock::time_point started;  // GUARDED_BY(mu)
+  // What stops the running command (killOp, shutdown); null while idle.
+  Interruptible* interrupt = nullptr;  // GUARDED_BY(mu)
 };
 
 class OpRegistry {
@@ -47,17 +50,27 @@ class OpRegistry {
   };
   std::vector<BsonDoc> Report(const ReportOptions& options);
 
+  // Interrupts the running operation `opid` with `code` (killOp: Interrupted); false when no
+  // operation has that id (it finished, or never was).
+  bool Kill(int64_t opid, ErrorCode code);
+  // Interrupts every running operation (shutdown: InterruptedAtShutdown).
+  void KillAll(ErrorCode code);
+
  private:
+  // The entries of the connections still open.
+  std::vector<std::shared_ptr<OpEntry>> Live();
+
   std::mutex mu_;
   std::vector<std::weak_ptr<OpEntry>> entries_;  // GUARDED_BY(mu_); expired ones pruned lazily
   std::atomic<int64_t> last_opid_{0};
 };
 
 // Marks the connection's command as running for its lifetime (RunCommand holds one around the
-// handler). `request` must outlive the scope.
+// handler), killable through `interrupt`. `request` and `interrupt` must outlive the scope.
 class OpScope {
  public:
-  OpScope(OpRegistry& registry, ConnectionInfo& connection, const CommandRequest& request);
+  OpScope(OpRegistry& registry, ConnectionInfo& connection, const CommandRequest& request,
+          Interruptible* interrupt);
   ~OpScope();
   OpScope(const OpScope&) = delete;
   OpScope& operator=(const OpScope&) = delete;

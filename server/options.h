@@ -15,6 +15,8 @@ struct ServerOptions {
   bool quiet = false;                            // Default: false (--quiet)
   int io_threads = 2;                            // Default: 2 (one per core on the target machine)
   int cursor_timeout_minutes = 10;               // Default: 10, as cursorTimeoutMillis 600000
+  // Default: 0 = mongod's 1,000,000 bounded by 80% of the descriptor limit (--maxConns).
+  int max_conns = 0;
   std::vector<std::string> argv;                 // the command line, for getCmdLineOpts
   std::vector<std::string> set_parameters;       // Default: none (--setParameter name=value)
 };

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/interrupt.h"
 #include "index/key_string.h"
 #include "index/planner.h"
 #include "server/explain.h"
@@ -56,9 +57,14 @@ class CollectionScanStream final : public DocumentStream {
 
   bool Next() override {
     while (cursor_->Next()) {
+      // A safe point: maxTimeMS, killOp, shutdown and a client gone stop a scan here.
+      if (Status interrupted = CheckForInterrupt(); !interrupted.ok()) {
+        error_ = std::move(interrupted);
+        return false;
+      }
       ++examined_;
       if (match_all_) return true;
-      Result<bool> matched = matcher_->MatchesChecked(cursor_->value());
+      Result<bool> matched = matcher_->Matches(cursor_->value());
       if (!matched.ok()) {  // a $expr evaluation error ends the query
         error_ = matched.status();
         return false;
@@ -133,7 +139,7 @@ class IdLookupStream final : public DocumentStream {
     status_ = ReadById(engine, collection, id, id_cache, &document_, &record_id_, &found);
     if (!status_.ok() || !found) return;
     examined_ = 1;
-    Result<bool> matched = matcher->MatchesChecked(view());
+    Result<bool> matched = matcher->Matches(view());
     if (!matched.ok()) {  // a $expr evaluation error
       status_ = matched.status();
       return;

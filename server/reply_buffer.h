@@ -48,6 +48,8 @@ class ReplyBuffer {
   const uint8_t* data() const { return buffer_; }
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
+  // The memory held, whatever the current reply's size.
+  size_t capacity() const { return capacity_; }
   // Forgets the current reply; keeps the memory unless it grew beyond `keep_bytes`.
   void Reset(size_t keep_bytes);
 

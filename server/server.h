@@ -1,7 +1,8 @@
-// Server: the Asio io_context, one acceptor per --bind_ip address, one coroutine per
-// connection (each on its own strand), the idle-cursor reaper, and graceful shutdown on
-// SIGINT/SIGTERM (stop accepting, let in-flight commands finish and reply, then close RocksDB).
-// The only module that includes Asio.
+// Server: the listener (acceptors, signals, the idle-cursor reaper, the I/O loops' watchdog),
+// the I/O loops with their runner threads, one coroutine per connection on its own strand, and
+// graceful shutdown on SIGINT/SIGTERM (stop accepting, interrupt running commands with
+// InterruptedAtShutdown, let them reply, then close RocksDB). The only module that includes
+// Asio. Threading model: server.cc's header comment.
 #pragma once
 
 #include <memory>

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/bson_doc.h"
+#include "common/bson_validate.h"
 
 namespace cairn::server {
 
@@ -13,12 +14,16 @@ namespace {
 enum class ParameterType { kBool, kInt };
 
 // One settable parameter: its name, type and storage; `gt` is the IDL validator "gt" (int only).
+// A startup-only parameter (setAt: startup) lives outside ServerParameters, behind `get`/`set`.
 struct ParameterDef {
   std::string_view name;
   ParameterType type;
   std::atomic<bool> ServerParameters::*bool_field = nullptr;
   std::atomic<int32_t> ServerParameters::*int_field = nullptr;
   int32_t gt = INT32_MIN;
+  int32_t (*get)() = nullptr;
+  Status (*set)(int32_t) = nullptr;
+  bool startup_only() const { return set != nullptr; }
 };
 
 // Sorted by name.
@@ -29,6 +34,8 @@ const ParameterDef kParameters[] = {
      &ServerParameters::internal_query_collection_max_data_size_bytes_to_choose_hash_join, 0},
     {"internalQueryMaxBlockingSortMemoryUsageBytes", ParameterType::kInt, nullptr,
      &ServerParameters::internal_query_max_blocking_sort_memory_usage_bytes, -1},
+    {"maxBSONDepth", ParameterType::kInt, nullptr, nullptr, INT32_MIN, &MaxBsonDepth,
+     &SetMaxBsonDepth},
     {"ttlMonitorEnabled", ParameterType::kBool, &ServerParameters::ttl_monitor_enabled, nullptr},
     {"ttlMonitorSleepSecs", ParameterType::kInt, nullptr, &ServerParameters::ttl_monitor_sleep_secs,
      0},
@@ -42,6 +49,7 @@ const ParameterDef* Find(std::string_view name) {
 }
 
 Status SetInt(ServerParameters* parameters, const ParameterDef& def, int32_t value) {
+  if (def.set != nullptr) return def.set(value);
   if (!(value > def.gt)) {
     return Status(ErrorCode::kBadValue, "Invalid value for parameter " + std::string(def.name) +
                                             ": " + std::to_string(value) +
@@ -72,7 +80,8 @@ bool AppendParameterValue(const ServerParameters& parameters, std::string_view n
   if (def->type == ParameterType::kBool) {
     bson_append_bool(out, field.data(), length, (parameters.*def->bool_field).load());
   } else {
-    bson_append_int32(out, field.data(), length, (parameters.*def->int_field).load());
+    bson_append_int32(out, field.data(), length,
+                      def->get != nullptr ? def->get() : (parameters.*def->int_field).load());
   }
   return true;
 }
@@ -84,6 +93,10 @@ Status SetParameterValue(ServerParameters* parameters, std::string_view name,
     return Status(ErrorCode::kInvalidOptions, "attempted to set unrecognized parameter [" +
                                                   std::string(name) +
                                                   "], use help:true to see options ");
+  }
+  if (def->startup_only()) {
+    return Status(ErrorCode::kIllegalOperation,
+                  "not allowed to change [" + std::string(name) + "] at runtime");
   }
   if (def->type == ParameterType::kBool) {
     (parameters->*def->bool_field).store(bson_iter_as_bool(value));

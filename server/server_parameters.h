@@ -1,7 +1,8 @@
 // ServerParameters: the runtime-settable server parameters Cairn honours (the TTL monitor's and
 // the blocking stages' and $lookup's memory budgets), with MongoDB's names, types, defaults and validators
 // (ttl.idl, query_knobs.idl): what setParameter changes, getParameter reads and
-// `--setParameter name=value` sets at startup. A parameter Cairn does not honour is not
+// `--setParameter name=value` sets at startup. maxBSONDepth (common/bson_validate.h) is set at
+// startup only: setParameter answers IllegalOperation for it, as mongod does. A parameter Cairn does not honour is not
 // listed, so setting it answers MongoDB's "unrecognized parameter" rather than being accepted
 // and ignored. Thread-safe: every value is an atomic.
 #pragma once

@@ -43,7 +43,14 @@ class TailableScanStream final : public DocumentStream {
       ++examined_;
       last_seen_ = scan_->id();
       BsonView doc = scan_->value();
-      if (filter_ && !filter_->Matches(doc)) continue;
+      if (filter_) {
+        Result<bool> matched = filter_->Matches(doc);
+        if (!matched.ok()) {
+          status_ = matched.status();
+          return false;
+        }
+        if (!*matched) continue;
+      }
       if (skip_ > 0) {
         --skip_;
         continue;

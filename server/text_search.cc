@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/interrupt.h"
 #include "index/key_string.h"
 #include "index/text_index_spec.h"
 #include "index/text_query.h"
@@ -53,6 +54,8 @@ class TextSearchStreamImpl final : public TextSearchStream {
 
   bool Next() override {
     while (next_ != candidates_.end()) {
+      status_ = CheckForInterrupt();  // a safe point (common/interrupt.h)
+      if (!status_.ok()) return false;
       auto current = next_++;
       bool found = false;
       status_ = engine_.GetRecord(collection_, current->first, &document_, &found);
@@ -67,7 +70,7 @@ class TextSearchStreamImpl final : public TextSearchStream {
         return false;
       }
       if (!*text_match) continue;
-      Result<bool> matched = matcher_->MatchesChecked(doc);
+      Result<bool> matched = matcher_->Matches(doc);
       if (!matched.ok()) {
         status_ = matched.status();
         return false;

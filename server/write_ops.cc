@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "common/bson_validate.h"
+
 namespace cairn::server {
 
 Result<bool> UpdateDocument(CollectionWriter& writer, const query::Update& update,
@@ -10,9 +12,9 @@ Result<bool> UpdateDocument(CollectionWriter& writer, const query::Update& updat
                             const query::Matcher* query) {
   query::Update::ApplyOptions options;
   query::MatchDetails details;
-  if (update.uses_positional() && query != nullptr && query->Matches(doc, &details) &&
-      details.elem_match_key) {
-    options.positional_match = *details.elem_match_key;
+  if (update.uses_positional() && query != nullptr) {
+    CAIRN_ASSIGN_OR_RETURN(bool matched, query->Matches(doc, &details));
+    if (matched && details.elem_match_key) options.positional_match = *details.elem_match_key;
   }
   BsonDoc out;
   CAIRN_ASSIGN_OR_RETURN(bool modified, update.Apply(doc, out.get(), options));
@@ -41,6 +43,8 @@ Result<BsonDoc> UpsertDocument(CollectionWriter& writer, const query::Update& up
   options.is_upsert_insert = true;
   CAIRN_ASSIGN_OR_RETURN(bool modified, update.Apply(base.view(), applied.get(), options));
   (void)modified;
+  // As mongod's update driver: the upserted document is checked as an update's result first.
+  CAIRN_RETURN_IF_ERROR(CheckStorageDepth(applied.view(), StorageDepthCheck::kUpdate));
   std::optional<BsonDoc> storage;
   CAIRN_ASSIGN_OR_RETURN(BsonView prepared, PrepareForInsert(applied.view(), &storage));
   CAIRN_RETURN_IF_ERROR(writer.Insert(prepared));

@@ -17,6 +17,7 @@
 #include <set>
 
 #include "storage/engine_impl.h"
+#include "common/bson_validate.h"
 
 namespace cairn::storage {
 

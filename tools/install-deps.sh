@@ -12,6 +12,10 @@ packages=(
   libintelrdfpmath-dev
   libgtest-dev libgmock-dev
   python3 python3-pymongo
+  # The fuzz targets and the sanitizer builds (tools/fuzz.sh, tools/sanitize.sh): clang with its
+  # sanitizer and libFuzzer runtimes, llvm-symbolizer for the reports' stacks, and ccache so
+  # rebuilds of the same sources in several build directories come from its cache.
+  clang-14 libclang-rt-14-dev llvm-14 ccache
 )
 # Node 20 may come from elsewhere than Debian (it does on the project's machines, with its own
 # npm): install Debian's nodejs/npm only when there is no node at all, never replace it.

@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# What CI runs: install dependencies, build, run every CTest test (unit + integration), then
-# the conformance run (MongoDB's driver spec tests). The exit status is ctest's: conformance
-# failures are reported (summary lines) but do not fail the script yet.
+# What CI runs: install dependencies, build, run every CTest test (unit + integration); then the
+# clang builds: the fuzz targets (replaying tests/fuzz/regressions/ first, then about a minute of
+# fuzzing), the integration suites against an ASan+UBSan cairnd, the concurrency suites against
+# a TSan cairnd; then the conformance run (MongoDB's driver spec tests). Each phase prints its
+# time. The exit status is non-zero when ctest, a fuzz target or a sanitizer run failed;
+# conformance failures are reported (summary lines) but do not fail the script yet.
+# FUZZ_SECONDS (per target, default 15) lengthens the fuzzing; SKIP_SANITIZERS=1 skips the clang
+# phases (fuzz and sanitizers) for a quick local run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export BUILD_DIR=${BUILD_DIR:-build}
@@ -19,18 +24,35 @@ run_phase() {  # run_phase NAME COMMAND... ; records the elapsed time, returns t
 report() {
   echo "==== phase times"
   printf '  %s\n' "${phases[@]}"
+  printf '  %-13s %5ds\n' total "$SECONDS"
 }
 trap report EXIT
 
 run_phase install-deps tools/install-deps.sh
 run_phase build tools/build.sh
 
-ctest_rc=0
+rc=0
 run_phase ctest ctest --test-dir "$BUILD_DIR" --output-on-failure \
-  -j "${CTEST_PARALLEL_LEVEL:-$(nproc)}" --timeout 1200 || ctest_rc=$?
+  -j "${CTEST_PARALLEL_LEVEL:-$(nproc)}" --timeout 1200 || rc=1
+
+if [[ "${SKIP_SANITIZERS:-}" != 1 ]]; then
+  # One clang build directory serves the fuzz targets and the ASan+UBSan cairnd (the same
+  # instrumented libraries); each clang build builds only what its phase runs.
+  if run_phase asan-build tools/sanitize.sh asan build fuzz_targets; then
+    run_phase fuzz env FUZZ_NO_BUILD=1 tools/fuzz.sh || rc=1
+    run_phase asan-tests tools/sanitize.sh asan test || rc=1
+  else
+    rc=1
+  fi
+  if run_phase tsan-build tools/sanitize.sh tsan build; then
+    run_phase tsan-tests tools/sanitize.sh tsan test || rc=1
+  else
+    rc=1
+  fi
+fi
 
 # Not fatal yet: run.sh exits 0 whatever the failure count (non-zero only if cairnd cannot start).
 run_phase conformance tests/conformance/run.sh ||
   echo "WARNING: the conformance run could not run (see above); not failing CI for it yet"
 
-exit "$ctest_rc"
+exit "$rc"

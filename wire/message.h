@@ -74,8 +74,9 @@ struct OpMsg {
 // kind, truncated sections or sequences, or a duplicate sequence identifier: ProtocolError 17
 // (or FailedToParse where MongoDB uses it); any document that is not valid BSON: InvalidBSON 22.
 // Also as mongod: more than two sequences TooManyDocumentSequences 233; a sequence identifier
-// that is also a body field ProtocolError; a document length above kMaxInternalBsonObjectSize
-// BSONObjectTooLarge 10334. The frame's header must give its exact size and opCode 2013. The
+// that is also a body field 40433; the checksum flag without room for a checksum 51251; a
+// document running past its section InvalidBSON; a document length above
+// kMaxInternalBsonObjectSize BSONObjectTooLarge 10334. The frame's header must give its exact size and opCode 2013. The
 // checksum is verified before the sections are read. Every document is validated
 // (ValidateBson) before a view of it is returned.
 Result<OpMsg> ParseOpMsg(const uint8_t* frame, size_t size);

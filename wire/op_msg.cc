@@ -78,7 +78,8 @@ Result<OpMsg> ParseOpMsg(const uint8_t* frame, size_t size) {
   if (msg.checksum_present()) {
     // At least one section byte must sit between the flags and the checksum.
     if (size <= kHeaderSize + kFlagsSize + kChecksumSize) {
-      return ProtocolError("Invalid message size for an OpMsg containing a checksum");
+      return Status(ErrorCode::kLocation51251,
+                    "Invalid message size for an OpMsg containing a checksum");
     }
     sections_end = size - kChecksumSize;
     // Checked before the sections are read: a corrupted frame reports corruption rather than
@@ -140,7 +141,8 @@ Result<OpMsg> ParseOpMsg(const uint8_t* frame, size_t size) {
     bson_iter_t found;
     const std::string path(seq.identifier);
     if (msg.body.Init(&it) && bson_iter_find_descendant(&it, path.c_str(), &found)) {
-      return ProtocolError("Duplicate field between body and document sequence " + path);
+      return Status(ErrorCode::kLocation40433,
+                    "Duplicate field between body and document sequence " + path);
     }
   }
   return msg;

@@ -2,6 +2,8 @@
 // shared by the OP_MSG and OP_QUERY parsers.
 #include "wire/wire_io.h"
 
+#include "common/bson_validate.h"
+
 namespace cairn::wire::internal {
 
 Result<BsonView> ReadDocument(ByteReader& r, std::string_view where) {
@@ -11,24 +13,17 @@ Result<BsonView> ReadDocument(ByteReader& r, std::string_view where) {
                       " bytes left, too few for a BSON length");
   }
   const int32_t declared = LoadI32LE(r.position());
-  if (declared < 5) {
-    return Status(ErrorCode::kInvalidBSON, "invalid BSON length " + std::to_string(declared) +
-                                               " in " + std::string(where));
-  }
   if (declared > kMaxInternalBsonObjectSize) {
-    return Status(ErrorCode::kBSONObjectTooLarge,
-                  "BSONObj size: " + std::to_string(declared) +
-                      " is invalid. Size must be between 0 and " +
-                      std::to_string(kMaxInternalBsonObjectSize) + " in " + std::string(where));
+    return ObjectTooLarge(static_cast<size_t>(declared), r.position(), r.remaining());
   }
   ByteReader doc(nullptr, 0);
-  if (!r.ReadSub(static_cast<size_t>(declared), &doc)) {
-    return Status(ErrorCode::kProtocolError,
-                  "BSON document of " + std::to_string(declared) + " bytes overruns the " +
-                      std::string(where) + " (" + std::to_string(r.remaining()) + " bytes left)");
+  if (declared < 5 || !r.ReadSub(static_cast<size_t>(declared), &doc)) {
+    // Shorter than a document, or longer than its section: mongod's validation of what is left
+    // answers InvalidBSON ("BSON data has to be at least 5 bytes", "Incorrect BSON length").
+    return ValidateBson(r.position(), r.remaining());
   }
-  Status valid = ValidateBson(doc.position(), doc.remaining());
-  if (!valid.ok()) return valid.WithContext(std::string(where));
+  // mongod answers a validation failure as is, without saying which section held it.
+  CAIRN_RETURN_IF_ERROR(ValidateBson(doc.position(), doc.remaining()));
   return BsonView(doc.position(), doc.remaining());
 }
 

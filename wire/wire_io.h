@@ -96,9 +96,10 @@ size_t AppendHeader(std::string& out, int32_t request_id, int32_t response_to, O
 void FinishMessage(std::string& out, size_t start);
 
 // Reads one BSON document from `r` and validates it. `where` names the place for messages
-// ("OP_MSG body", "document sequence 'documents'"). Errors: ProtocolError when the length
-// prefix or the document runs past the reader's end; InvalidBSON for a length below 5 or bytes
-// that are not valid BSON; BSONObjectTooLarge above kMaxInternalBsonObjectSize.
+// ("OP_MSG body", "document sequence 'documents'"). Errors, as mongod's: ProtocolError when
+// fewer than 4 bytes are left; InvalidBSON for a length below 5, a document running past the
+// reader's end, or bytes that are not valid BSON (common/bson_validate.h); BSONObjectTooLarge
+// above kMaxInternalBsonObjectSize.
 Result<BsonView> ReadDocument(ByteReader& r, std::string_view where);
 
 }  // namespace cairn::wire::internal

@@ -31,9 +31,10 @@ class ConstantExpression final : public Expression {
 // MongoDB's ExpressionFieldPath::evaluatePath / evaluatePathArray: a path through an array
 // yields the array of what each element document yields (non-documents and missing results
 // are skipped).
-Value EvaluatePathArray(const Value& array, const std::vector<std::string>& path, size_t index);
+Result<Value> EvaluatePathArray(const Value& array, const std::vector<std::string>& path,
+                                size_t index);
 
-Value EvaluatePath(const Value& doc, const std::vector<std::string>& path, size_t index) {
+Result<Value> EvaluatePath(const Value& doc, const std::vector<std::string>& path, size_t index) {
   Value field = doc.Field(path[index]);
   if (index + 1 == path.size()) return field;
   if (field.is_document()) return EvaluatePath(field, path, index + 1);
@@ -41,13 +42,14 @@ Value EvaluatePath(const Value& doc, const std::vector<std::string>& path, size_
   return Value();
 }
 
-Value EvaluatePathArray(const Value& array, const std::vector<std::string>& path, size_t index) {
+Result<Value> EvaluatePathArray(const Value& array, const std::vector<std::string>& path,
+                                size_t index) {
   ArrayBuilder out;
   bson_iter_t it;
   if (array.Recurse(&it)) {
     while (bson_iter_next(&it)) {
       if (!BSON_ITER_HOLDS_DOCUMENT(&it)) continue;
-      Value nested = EvaluatePath(array.Child(&it), path, index);
+      CAIRN_ASSIGN_OR_RETURN(Value nested, EvaluatePath(array.Child(&it), path, index));
       if (!nested.missing()) out.Append(nested);
     }
   }
@@ -55,7 +57,7 @@ Value EvaluatePathArray(const Value& array, const std::vector<std::string>& path
 }
 
 // The value `path` yields from `base` (a variable's value or the document).
-Value EvaluatePathFrom(const Value& base, const std::vector<std::string>& path) {
+Result<Value> EvaluatePathFrom(const Value& base, const std::vector<std::string>& path) {
   if (path.empty()) return base;
   if (base.is_document()) return EvaluatePath(base, path, 0);
   if (base.is_array()) return EvaluatePathArray(base, path, 0);
@@ -256,7 +258,10 @@ Result<ExpressionPtr> ParseFieldPathOrVariable(std::string_view raw, ParseContex
   switch (binding.kind) {
     case ParseContext::Binding::Kind::kRemove: return MakeConstant(Value());
     case ParseContext::Binding::Kind::kConstant:
-      return MakeConstant(EvaluatePathFrom(binding.constant, path).Owned());
+    {
+      CAIRN_ASSIGN_OR_RETURN(Value constant, EvaluatePathFrom(binding.constant, path));
+      return MakeConstant(constant.Owned());
+    }
     case ParseContext::Binding::Kind::kRoot:
       if (ctx.parsing_command_let) {
         return Status(ErrorCode::kLocation4890500,

@@ -2,10 +2,13 @@
 // and document builders operators use to make computed values.
 #include "query/expression/value.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "common/bson_compare.h"
+#include "common/bson_validate.h"
 
 namespace cairn::query {
 
@@ -291,6 +294,22 @@ Value Value::Field(std::string_view name) const {
   return Child(&it);
 }
 
+size_t Value::EncodedSize() const {
+  switch (type()) {
+    case BSON_TYPE_EOD: return 0;
+    case BSON_TYPE_DOCUMENT:
+    case BSON_TYPE_ARRAY: return document().size();
+    case BSON_TYPE_UTF8:
+    case BSON_TYPE_SYMBOL:
+    case BSON_TYPE_CODE: return string().size() + 5;
+    default: {
+      if (kind_ == Kind::kInline) return inline_len_;
+      bson_iter_t it = iter();
+      return it.next_off - it.d1;  // libbson: a value's bytes span [d1, next_off)
+    }
+  }
+}
+
 uint32_t Value::Count() const {
   bson_iter_t it;
   if (!Recurse(&it)) return 0;
@@ -368,6 +387,70 @@ int CompareValue(const Value& a, const Value& b, const StringComparator* strings
   return CompareValues(&ix, &iy, strings);
 }
 
+// ---- Limits ----
+
+namespace {
+
+// Overflow (with MaxBsonDepth() in the message) when `doc` is nested more than `levels` deep.
+// BSON nested d levels deep takes at least 5 + 6 * (d - 1) bytes (a 4-byte length and a
+// terminator, and per level a type byte, an empty key's NUL, a length and a terminator), so
+// smaller documents are not read.
+Status CheckLevels(BsonView doc, int levels) {
+  if (doc.size() < 5 + 6 * static_cast<size_t>(levels)) return Status::OK();
+  if (NestingDepth(doc, levels) <= levels) return Status::OK();
+  return Status(ErrorCode::kOverflow,
+                "cannot convert document to BSON because it exceeds the limit of " +
+                    std::to_string(MaxBsonDepth()) + " levels of nesting");
+}
+
+}  // namespace
+
+Status BuiltSizeError(size_t bytes) {
+  return Status(ErrorCode::kLocation13548, "BufBuilder attempted to grow() to " +
+                                               std::to_string(bytes) +
+                                               " bytes, past the 64MB limit.");
+}
+
+Status CheckBuiltSize(size_t bytes) {
+  return bytes > kMaxBuiltValueBytes ? BuiltSizeError(bytes) : Status::OK();
+}
+
+int NestingDepth(BsonView doc, int stop_above) {
+  // One iterator per open level, kept per thread so counting allocates nothing once warm.
+  thread_local std::vector<bson_iter_t> stack;
+  stack.clear();
+  stack.emplace_back();
+  if (!doc.Init(&stack.back())) return 0;
+  int deepest = 1;
+  while (!stack.empty()) {
+    if (!bson_iter_next(&stack.back())) {
+      stack.pop_back();
+      continue;
+    }
+    const bson_iter_t& top = stack.back();
+    if (!BSON_ITER_HOLDS_DOCUMENT(&top) && !BSON_ITER_HOLDS_ARRAY(&top)) continue;
+    bson_iter_t child;
+    if (!bson_iter_recurse(&top, &child)) continue;
+    stack.push_back(child);
+    deepest = std::max(deepest, static_cast<int>(stack.size()));
+    if (deepest > stop_above) break;
+  }
+  return deepest;
+}
+
+Status CheckNestedDepth(const Value& child) {
+  if (!child.is_document() && !child.is_array()) return Status::OK();
+  // The result is one level above `child`, so `child` may have MaxBsonDepth() - 1 levels.
+  return CheckLevels(child.document(), MaxBsonDepth() - 1);
+}
+
+Status CheckOutputDocument(BsonView doc) {
+  if (doc.size() > static_cast<size_t>(kMaxInternalBsonObjectSize)) {
+    return ObjectTooLarge(doc.size(), doc.data(), doc.size());
+  }
+  return CheckLevels(doc, MaxBsonDepth());
+}
+
 // ---- ArrayBuilder ----
 
 ArrayBuilder::ArrayBuilder() {
@@ -380,10 +463,22 @@ ArrayBuilder::~ArrayBuilder() {
   bson_destroy(&root_);
 }
 
+// Checks one more element of `key_len` key bytes: its type byte, key and NUL, and value.
+bool ArrayBuilder::Admit(const Value& v, size_t key_len) {
+  if (!error_.ok()) return false;
+  // The open array's own length (libbson updates root_.len only when the array is closed).
+  size_t grown = static_cast<size_t>(array_.len) + key_len + 2 + v.EncodedSize();
+  error_ = CheckBuiltSize(grown);
+  if (error_.ok()) error_ = CheckNestedDepth(v);
+  return error_.ok();
+}
+
 void ArrayBuilder::Append(const Value& v) {
   char buf[16];
   const char* key;
-  size_t len = bson_uint32_to_string(count_++, &key, buf, sizeof buf);
+  size_t len = bson_uint32_to_string(count_, &key, buf, sizeof buf);
+  if (!Admit(v, len)) return;
+  ++count_;
   if (v.missing()) {
     bson_append_null(&array_, key, static_cast<int>(len));
   } else {
@@ -392,15 +487,13 @@ void ArrayBuilder::Append(const Value& v) {
 }
 
 void ArrayBuilder::AppendIter(const bson_iter_t* it) {
-  char buf[16];
-  const char* key;
-  size_t len = bson_uint32_to_string(count_++, &key, buf, sizeof buf);
-  bson_append_iter(&array_, key, static_cast<int>(len), it);
+  Append(Value::Element(it));
 }
 
-Value ArrayBuilder::Finish() {
+Result<Value> ArrayBuilder::Finish() {
   bson_append_array_end(&root_, &array_);
   finished_ = true;
+  if (!error_.ok()) return error_;
   return Value::FromOneFieldDocument(&root_);
 }
 
@@ -410,8 +503,16 @@ DocumentBuilder::DocumentBuilder() { bson_init(&doc_); }
 
 DocumentBuilder::~DocumentBuilder() { bson_destroy(&doc_); }
 
-void DocumentBuilder::Append(std::string_view key, const Value& v) { v.AppendTo(&doc_, key); }
+void DocumentBuilder::Append(std::string_view key, const Value& v) {
+  if (!error_.ok() || v.missing()) return;
+  error_ = CheckBuiltSize(static_cast<size_t>(doc_.len) + key.size() + 2 + v.EncodedSize());
+  if (error_.ok()) error_ = CheckNestedDepth(v);
+  if (error_.ok()) v.AppendTo(&doc_, key);
+}
 
-Value DocumentBuilder::Finish() { return Value::Document(BsonView(&doc_)); }
+Result<Value> DocumentBuilder::Finish() {
+  if (!error_.ok()) return error_;
+  return Value::Document(BsonView(&doc_));
+}
 
 }  // namespace cairn::query

@@ -19,6 +19,7 @@
 
 #include "common/bson_doc.h"
 #include "common/bson_element.h"
+#include "common/status.h"
 #include "common/string_comparator.h"
 
 namespace cairn::query {
@@ -93,6 +94,9 @@ class Value {
   Value Field(std::string_view name) const;
   // Number of elements of an array (or fields of a document).
   uint32_t Count() const;
+  // The bytes of the value's BSON encoding without type and key (at most 24 for a computed
+  // scalar); 0 when missing.
+  size_t EncodedSize() const;
 
   // Appends the value under `key`; appends nothing when missing.
   void AppendTo(bson_t* out, std::string_view key) const;
@@ -131,7 +135,41 @@ class Value {
 int CompareValue(const Value& a, const Value& b, const StringComparator* strings = nullptr);
 inline bool ValueEquals(const Value& a, const Value& b) { return CompareValue(a, b) == 0; }
 
-// Builds an array value element by element (indexes "0", "1", ... are supplied).
+// ---- Limits on the values expressions build ----
+//
+// Every value an operator builds is a BSON buffer here, where MongoDB holds a tree of Values and
+// only serializes it (Document::toBson) at the end. So the limits MongoDB meets when it
+// serializes, or when its StringBuilder grows, apply as each value is built, before its bytes
+// are allocated:
+// - MongoDB's BufferMaxSize, 64 MiB: the most a BufBuilder (the StringBuilder of $concat,
+//   $replaceAll, ...; the builder a value is serialized into) holds. Past it, 13548
+//   "BufBuilder attempted to grow() to N bytes, past the 64MB limit.".
+// - maxBSONDepth (200, common/bson_validate.h): Overflow "cannot convert document to BSON
+//   because it exceeds the limit of 200 levels of nesting" (document.cpp's toBson), for a value
+//   nested deeper (the value itself counts as one level). So no value recursion ever goes
+//   deeper than the BSON a client can send.
+inline constexpr size_t kMaxBuiltValueBytes = 64 * 1024 * 1024;
+// 13548 for a value that would take `bytes` bytes, when that is past kMaxBuiltValueBytes.
+Status CheckBuiltSize(size_t bytes);
+// The 13548 Status itself (`bytes`: the size the builder would have grown to).
+Status BuiltSizeError(size_t bytes);
+// Overflow when `child`, nested one level below what is being built, takes the result past
+// MaxBsonDepth() levels. Reads only values large enough to be that deep (each level of BSON
+// nesting costs at least 6 bytes), so small values cost nothing.
+Status CheckNestedDepth(const Value& child);
+// The nesting depth of `doc` (itself 1; each embedded document or array one more), counted
+// without recursion; stops counting once it passes `stop_above`.
+int NestingDepth(BsonView doc, int stop_above);
+// A document query/ hands out (an aggregate's result, a find projection's) must be one MongoDB
+// could serialize: at most BSONObjMaxInternalSize (16 MiB + 16 KiB), else BSONObjectTooLarge
+// 10334 "BSONObj size: N (0xHEX) is invalid. Size must be between 0 and 16793600(16MB) First
+// element: <name>: <value>" (BSONObj::_assertInvalid); and at most maxBSONDepth levels, else
+// Overflow as above. Small documents cost a length comparison.
+Status CheckOutputDocument(BsonView doc);
+
+// Builds an array value element by element (indexes "0", "1", ... are supplied). An element
+// that would break the limits above is refused before it is copied; the builder keeps the first
+// such error and Finish answers it.
 class ArrayBuilder {
  public:
   ArrayBuilder();
@@ -143,17 +181,21 @@ class ArrayBuilder {
   void Append(const Value& v);
   void AppendIter(const bson_iter_t* it);
   uint32_t size() const { return count_; }
-  // The array built so far; the builder must not be used afterwards.
-  Value Finish();
+  // The array built so far, or the first limit an Append broke; the builder must not be used
+  // afterwards.
+  Result<Value> Finish();
 
  private:
+  bool Admit(const Value& v, size_t key_len);
+
   bson_t root_;
   bson_t array_;
   uint32_t count_ = 0;
   bool finished_ = false;
+  Status error_;
 };
 
-// Builds a document value field by field.
+// Builds a document value field by field, with ArrayBuilder's limits.
 class DocumentBuilder {
  public:
   DocumentBuilder();
@@ -163,11 +205,11 @@ class DocumentBuilder {
 
   // Appends `v` under `key`; nothing when missing.
   void Append(std::string_view key, const Value& v);
-  bson_t* raw() { return &doc_; }  // for appending with libbson directly
-  Value Finish();
+  Result<Value> Finish();
 
  private:
   bson_t doc_;
+  Status error_;
 };
 
 }  // namespace cairn::query

@@ -62,7 +62,7 @@ Result<std::shared_ptr<const DocumentValidator>> DocumentValidator::FromCollecti
   return Make(IterDocument(&it), level, action);
 }
 
-bool DocumentValidator::Matches(BsonView doc) const { return matcher_.Matches(doc); }
+Result<bool> DocumentValidator::Matches(BsonView doc) const { return matcher_.Matches(doc); }
 
 BsonDoc DocumentValidator::ExplainFailure(BsonView doc) const {
   return ExplainValidationFailure(matcher_.filter(), doc);

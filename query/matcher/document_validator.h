@@ -45,8 +45,9 @@ class DocumentValidator {
   ValidationAction action() const { return action_; }
   BsonView validator() const { return matcher_.filter(); }
 
-  // True when `doc` satisfies the validator.
-  bool Matches(BsonView doc) const;
+  // True when `doc` satisfies the validator; or the error a $expr in it met (the write fails
+  // with it).
+  Result<bool> Matches(BsonView doc) const;
   // errInfo.details for a document that fails: {operatorName, ...}.
   BsonDoc ExplainFailure(BsonView doc) const;
   // errInfo: {failingDocumentId: <doc._id>, details: ExplainFailure(doc)}.

@@ -62,22 +62,29 @@ class MatchExpression {
 
   MatchKind kind() const { return kind_; }
 
-  // True when the whole document `doc` satisfies this node.
-  virtual bool Matches(BsonView doc) const = 0;
+  // True when the whole document `doc` satisfies this node. A node whose test fails (a $expr
+  // whose evaluation errs, a regular expression PCRE2 stops with an error) sets *error and
+  // returns false; every parent stops at the first error (a $not or $nor never turns one into a
+  // match), so *error, when set, is the outcome. `error` is never null and is OK on entry.
+  virtual bool Matches(BsonView doc, Status* error) const = 0;
 
-  // True when one value satisfies this node's test, ignoring any path: how $elemMatch's value
-  // form tests array elements. `value` is nullptr for "missing".
-  virtual bool MatchesSingleElement(const bson_iter_t* value) const = 0;
+  // True when one value satisfies this node's test, ignoring any path: how a path node tests
+  // each value its path reaches and $elemMatch's value form each array element. `value` is
+  // nullptr for "missing". A test that fails (a regex's PCRE2 error) sets *error and returns
+  // TRUE: true ends every search over values (a path's values, an array's elements, $in's
+  // regexes) at once, at no cost to the search's loop; whoever turns the search's outcome into
+  // a match reads *error first (FalliblePathMatchExpression::Matches). `error` is OK on entry.
+  virtual bool MatchesSingleElement(const bson_iter_t* value, Status* error) const = 0;
 
   // Matches(doc) that also records in `details` where in an array the match was made
   // (MongoDB's matches(doc, details)); nodes that cannot tell ($or, $not, ...) record nothing.
-  virtual bool MatchesRecording(BsonView doc, MatchDetails* details) const {
-    return Matches(doc);
+  virtual bool MatchesRecording(BsonView doc, MatchDetails* details, Status* error) const {
+    return Matches(doc, error);
   }
   // MatchesSingleElement that records which element of the value matched ($elemMatch).
-  virtual bool MatchesSingleElementRecording(const bson_iter_t* value,
-                                             MatchDetails* details) const {
-    return MatchesSingleElement(value);
+  virtual bool MatchesSingleElementRecording(const bson_iter_t* value, MatchDetails* details,
+                                             Status* error) const {
+    return MatchesSingleElement(value, error);
   }
 
   virtual size_t num_children() const { return 0; }
@@ -88,6 +95,11 @@ class MatchExpression {
 };
 
 using MatchExpressionPtr = std::unique_ptr<MatchExpression>;
+
+// Whether `value` passes every one of `tests`, with MatchesSingleElement's contract (true with
+// *error set when a test fails): $and's single-value test and $elemMatch's value form.
+bool AllMatchSingleElement(const std::vector<MatchExpressionPtr>& tests, const bson_iter_t* value,
+                           Status* error);
 
 // Parses a query filter into a tree, with MongoDB's error codes and messages. The tree views
 // `filter`'s bytes. An empty filter gives an $and with no children (matches everything).
@@ -103,11 +115,11 @@ class ListMatchExpression final : public MatchExpression {
   // Moves the children out (the parser uses this to unwrap one-child $ands).
   std::vector<MatchExpressionPtr> ReleaseChildren() { return std::move(children_); }
 
-  bool Matches(BsonView doc) const override;
+  bool Matches(BsonView doc, Status* error) const override;
   // $and passes `details` on (and clears it when it fails); a one-clause $or is its clause
   // (MongoDB's canonical form); other $or and $nor record nothing.
-  bool MatchesRecording(BsonView doc, MatchDetails* details) const override;
-  bool MatchesSingleElement(const bson_iter_t* value) const override;
+  bool MatchesRecording(BsonView doc, MatchDetails* details, Status* error) const override;
+  bool MatchesSingleElement(const bson_iter_t* value, Status* error) const override;
   size_t num_children() const override { return children_.size(); }
   const MatchExpression* child(size_t i) const override { return children_[i].get(); }
 
@@ -119,9 +131,11 @@ class NotMatchExpression final : public MatchExpression {
  public:
   explicit NotMatchExpression(MatchExpressionPtr child)
       : MatchExpression(MatchKind::kNot), child_(std::move(child)) {}
-  bool Matches(BsonView doc) const override { return !child_->Matches(doc); }
-  bool MatchesSingleElement(const bson_iter_t* value) const override {
-    return !child_->MatchesSingleElement(value);
+  bool Matches(BsonView doc, Status* error) const override {
+    return !child_->Matches(doc, error) && error->ok();
+  }
+  bool MatchesSingleElement(const bson_iter_t* value, Status* error) const override {
+    return !child_->MatchesSingleElement(value, error) || !error->ok();
   }
   size_t num_children() const override { return 1; }
   const MatchExpression* child(size_t) const override { return child_.get(); }
@@ -135,8 +149,8 @@ class AlwaysBooleanMatchExpression final : public MatchExpression {
  public:
   explicit AlwaysBooleanMatchExpression(bool value)
       : MatchExpression(value ? MatchKind::kAlwaysTrue : MatchKind::kAlwaysFalse) {}
-  bool Matches(BsonView) const override { return kind() == MatchKind::kAlwaysTrue; }
-  bool MatchesSingleElement(const bson_iter_t*) const override {
+  bool Matches(BsonView, Status*) const override { return kind() == MatchKind::kAlwaysTrue; }
+  bool MatchesSingleElement(const bson_iter_t*, Status*) const override {
     return kind() == MatchKind::kAlwaysTrue;
   }
 };
@@ -148,14 +162,28 @@ class PathMatchExpression : public MatchExpression {
   PathMatchExpression(MatchKind kind, std::string_view path, LeafArrays leaf)
       : MatchExpression(kind), path_(path), leaf_(leaf) {}
   const FieldPath& path() const { return path_; }
-  bool Matches(BsonView doc) const final;
+  // True when some value the path reaches passes MatchesSingleElement. For tests that cannot
+  // fail (equality, ranges, $exists, ...): *error is not read, so they pay nothing for failures
+  // they cannot have. A node whose test can fail derives from FalliblePathMatchExpression.
+  bool Matches(BsonView doc, Status* error) const override;
   // Records the outermost array element the path went through to the matching value, else
   // what MatchesSingleElementRecording recorded.
-  bool MatchesRecording(BsonView doc, MatchDetails* details) const final;
+  bool MatchesRecording(BsonView doc, MatchDetails* details, Status* error) const final;
 
  private:
   FieldPath path_;
   LeafArrays leaf_;
+};
+
+// A path node whose test may fail: it searches with a regex, or holds nodes that do. A failed
+// test answers true to end the walk, so the walk's outcome is a match only while *error is OK.
+class FalliblePathMatchExpression : public PathMatchExpression {
+ public:
+  using PathMatchExpression::PathMatchExpression;
+  // False with *error set when a test failed.
+  bool Matches(BsonView doc, Status* error) const final {
+    return PathMatchExpression::Matches(doc, error) && error->ok();
+  }
 };
 
 // $eq (and implicit equality), $lt, $lte, $gt, $gte (ops/comparison.cc): values compare only
@@ -170,7 +198,7 @@ class ComparisonMatchExpression final : public PathMatchExpression {
   // The operand, positioned (a fresh iterator into the filter's bytes).
   bson_iter_t rhs() const { return rhs_.iter(); }
   const StringComparator* collator() const { return collator_; }
-  bool MatchesSingleElement(const bson_iter_t* value) const override;
+  bool MatchesSingleElement(const bson_iter_t* value, Status* error) const override;
 
  private:
   BsonElement rhs_;  // not a bson_iter_t: see common/bson_element.h
@@ -178,19 +206,20 @@ class ComparisonMatchExpression final : public PathMatchExpression {
 };
 
 // $regex and {path: /re/} (ops/regex.cc): a string or symbol the pattern matches somewhere; a
-// BSON regex value matches when its pattern and flags are byte-for-byte the filter's.
+// BSON regex value matches when its pattern and flags are byte-for-byte the filter's. A search
+// PCRE2 ends with an error (its match limit) fails the match with 51156 (Regex::ExecutionError).
 // `pattern` and `flags` view the filter's bytes; `regex` is compiled from them at parse time.
-class RegexMatchExpression final : public PathMatchExpression {
+class RegexMatchExpression final : public FalliblePathMatchExpression {
  public:
   RegexMatchExpression(std::string_view path, std::string_view pattern, std::string_view flags,
                        Regex regex)
-      : PathMatchExpression(MatchKind::kRegex, path, LeafArrays::kTraverse),
+      : FalliblePathMatchExpression(MatchKind::kRegex, path, LeafArrays::kTraverse),
         pattern_(pattern),
         flags_(flags),
         regex_(std::move(regex)) {}
   std::string_view pattern() const { return pattern_; }
   std::string_view flags() const { return flags_; }
-  bool MatchesSingleElement(const bson_iter_t* value) const override;
+  bool MatchesSingleElement(const bson_iter_t* value, Status* error) const override;
 
  private:
   std::string_view pattern_;
@@ -200,7 +229,7 @@ class RegexMatchExpression final : public PathMatchExpression {
 
 // $in (ops/in.cc); $nin is Not($in). A null in the list also matches missing and undefined;
 // regular expressions in the list match as $regex does.
-class InMatchExpression final : public PathMatchExpression {
+class InMatchExpression final : public FalliblePathMatchExpression {
  public:
   // `equalities` need not be sorted or distinct. They compare (and are deduplicated) under
   // `collator` (the query's collation; nullptr: binary), which the Matcher keeps alive.
@@ -212,7 +241,7 @@ class InMatchExpression final : public PathMatchExpression {
   bool has_null() const { return has_null_; }
   // Whether the list also holds regular expressions (which equalities() leaves out).
   bool has_regexes() const { return !regexes_.empty(); }
-  bool MatchesSingleElement(const bson_iter_t* value) const override;
+  bool MatchesSingleElement(const bson_iter_t* value, Status* error) const override;
 
  private:
   std::vector<BsonElement> equalities_;
@@ -226,7 +255,9 @@ class ExistsMatchExpression final : public PathMatchExpression {
  public:
   explicit ExistsMatchExpression(std::string_view path)
       : PathMatchExpression(MatchKind::kExists, path, LeafArrays::kTraverse) {}
-  bool MatchesSingleElement(const bson_iter_t* value) const override { return value != nullptr; }
+  bool MatchesSingleElement(const bson_iter_t* value, Status*) const override {
+    return value != nullptr;
+  }
 };
 
 // MongoDB's MatcherTypeSet: BSON types plus "number" (every numeric type), as $type and
@@ -243,7 +274,7 @@ class TypeMatchExpression final : public PathMatchExpression {
  public:
   TypeMatchExpression(std::string_view path, MatcherTypeSet types)
       : PathMatchExpression(MatchKind::kType, path, LeafArrays::kTraverse), types_(types) {}
-  bool MatchesSingleElement(const bson_iter_t* value) const override;
+  bool MatchesSingleElement(const bson_iter_t* value, Status* error) const override;
 
  private:
   MatcherTypeSet types_;
@@ -254,7 +285,7 @@ class SizeMatchExpression final : public PathMatchExpression {
  public:
   SizeMatchExpression(std::string_view path, int size)
       : PathMatchExpression(MatchKind::kSize, path, LeafArrays::kNoTraversal), size_(size) {}
-  bool MatchesSingleElement(const bson_iter_t* value) const override;
+  bool MatchesSingleElement(const bson_iter_t* value, Status* error) const override;
 
  private:
   int size_;
@@ -267,7 +298,7 @@ class ModMatchExpression final : public PathMatchExpression {
       : PathMatchExpression(MatchKind::kMod, path, LeafArrays::kTraverse),
         divisor_(divisor),
         remainder_(remainder) {}
-  bool MatchesSingleElement(const bson_iter_t* value) const override;
+  bool MatchesSingleElement(const bson_iter_t* value, Status* error) const override;
 
  private:
   int64_t divisor_;
@@ -286,7 +317,7 @@ class BitTestMatchExpression final : public PathMatchExpression {
       : PathMatchExpression(kind, path, LeafArrays::kTraverse),
         positions_(std::move(positions)),
         mask_(mask) {}
-  bool MatchesSingleElement(const bson_iter_t* value) const override;
+  bool MatchesSingleElement(const bson_iter_t* value, Status* error) const override;
 
  private:
   bool TestNumber(int64_t value) const;
@@ -298,14 +329,15 @@ class BitTestMatchExpression final : public PathMatchExpression {
 
 // $elemMatch with a query on the elements' fields ({a: {$elemMatch: {b: 1, c: 2}}}):
 // some element that is a document (or array) satisfies the whole sub-filter (ops/elem_match.cc).
-class ElemMatchObjectMatchExpression final : public PathMatchExpression {
+class ElemMatchObjectMatchExpression final : public FalliblePathMatchExpression {
  public:
   ElemMatchObjectMatchExpression(std::string_view path, MatchExpressionPtr sub)
-      : PathMatchExpression(MatchKind::kElemMatchObject, path, LeafArrays::kNoTraversal),
+      : FalliblePathMatchExpression(MatchKind::kElemMatchObject, path,
+                                    LeafArrays::kNoTraversal),
         sub_(std::move(sub)) {}
-  bool MatchesSingleElement(const bson_iter_t* value) const override;
-  bool MatchesSingleElementRecording(const bson_iter_t* value,
-                                     MatchDetails* details) const override;
+  bool MatchesSingleElement(const bson_iter_t* value, Status* error) const override;
+  bool MatchesSingleElementRecording(const bson_iter_t* value, MatchDetails* details,
+                                     Status* error) const override;
   size_t num_children() const override { return 1; }
   const MatchExpression* child(size_t) const override { return sub_.get(); }
 
@@ -315,14 +347,14 @@ class ElemMatchObjectMatchExpression final : public PathMatchExpression {
 
 // $elemMatch with operators on the elements themselves ({a: {$elemMatch: {$gt: 1, $lt: 5}}}):
 // some element satisfies every operator (ops/elem_match.cc).
-class ElemMatchValueMatchExpression final : public PathMatchExpression {
+class ElemMatchValueMatchExpression final : public FalliblePathMatchExpression {
  public:
   ElemMatchValueMatchExpression(std::string_view path, std::vector<MatchExpressionPtr> subs)
-      : PathMatchExpression(MatchKind::kElemMatchValue, path, LeafArrays::kNoTraversal),
+      : FalliblePathMatchExpression(MatchKind::kElemMatchValue, path, LeafArrays::kNoTraversal),
         subs_(std::move(subs)) {}
-  bool MatchesSingleElement(const bson_iter_t* value) const override;
-  bool MatchesSingleElementRecording(const bson_iter_t* value,
-                                     MatchDetails* details) const override;
+  bool MatchesSingleElement(const bson_iter_t* value, Status* error) const override;
+  bool MatchesSingleElementRecording(const bson_iter_t* value, MatchDetails* details,
+                                     Status* error) const override;
   size_t num_children() const override { return subs_.size(); }
   const MatchExpression* child(size_t i) const override { return subs_[i].get(); }
 

@@ -67,18 +67,21 @@ Result<Matcher> Matcher::Parse(BsonView filter,
   return matcher;
 }
 
-bool Matcher::Matches(BsonView doc) const { return !root_ || root_->Matches(doc); }
-
-Result<bool> Matcher::MatchesChecked(BsonView doc) const {
-  internal::ExprErrorSink sink;
-  bool matched = Matches(doc);
-  if (!sink.error().ok()) return sink.error();
+Result<bool> Matcher::Matches(BsonView doc) const {
+  if (!root_) return true;
+  Status error;
+  bool matched = root_->Matches(doc, &error);
+  if (!error.ok()) return error;
   return matched;
 }
 
-bool Matcher::Matches(BsonView doc, MatchDetails* details) const {
+Result<bool> Matcher::Matches(BsonView doc, MatchDetails* details) const {
   details->elem_match_key.reset();
-  return !root_ || root_->MatchesRecording(doc, details);
+  if (!root_) return true;
+  Status error;
+  bool matched = root_->MatchesRecording(doc, details, &error);
+  if (!error.ok()) return error;
+  return matched;
 }
 
 bool Matcher::MatchesAll() const {

@@ -43,13 +43,12 @@ class Matcher {
   static Result<Matcher> Parse(BsonView filter,
                                std::shared_ptr<const ExpressionContext> context = nullptr);
 
-  // True when `doc` satisfies the filter.
-  bool Matches(BsonView doc) const;
-  // The same, or the error a $expr clause met evaluating (Matches() takes that as no match).
-  Result<bool> MatchesChecked(BsonView doc) const;
+  // True when `doc` satisfies the filter; or the error a $expr clause met evaluating it, which
+  // the caller answers with (MongoDB fails the operation: an error is never a non-match).
+  Result<bool> Matches(BsonView doc) const;
   // The same, also recording where in an array the match was made (details->elem_match_key,
   // reset first) for the positional `$`. Slower than Matches(doc): call it only when needed.
-  bool Matches(BsonView doc, MatchDetails* details) const;
+  Result<bool> Matches(BsonView doc, MatchDetails* details) const;
 
   // True for the empty filter {} (every document matches).
   bool MatchesAll() const;

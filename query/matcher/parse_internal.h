@@ -127,6 +127,10 @@ Result<std::unique_ptr<RegexMatchExpression>> MakeRegex(std::string_view path,
 Result<std::unique_ptr<RegexMatchExpression>> MakeRegex(std::string_view path,
                                                         std::string_view pattern,
                                                         std::string_view flags);
+// A filter's search of `subject` (the $regex test, $jsonSchema's patternProperties), with
+// MatchesSingleElement's contract: true when found, and true with *error set to 51156 naming
+// $regex when PCRE2 ends the search with an error.
+bool FilterRegexSearch(const Regex& regex, std::string_view subject, Status* error);
 
 // ---- ops/bits.cc ----
 Result<MatchExpressionPtr> ParseBitsAllSet(const OperatorArgs& args);
@@ -150,17 +154,6 @@ class ExpressionContextScope {
 
  private:
   const std::shared_ptr<const ExpressionContext>* previous_;
-};
-// Collects the first $expr evaluation error on this thread while the sink lives.
-class ExprErrorSink {
- public:
-  ExprErrorSink();
-  ~ExprErrorSink();
-  const Status& error() const { return error_; }
-
- private:
-  Status error_;
-  Status* previous_;
 };
 
 // ---- json_schema/ ----

@@ -94,33 +94,56 @@ Result<Regex> Regex::Compile(std::string_view pattern, const RegexOptions& optio
 namespace {
 
 int RunMatch(const pcre2_code* code, std::string_view subject, size_t start,
-             pcre2_match_data* data) {
-  auto run = [&](uint32_t options) {
+             pcre2_match_data* data, uint32_t options = 0) {
+  auto run = [&](uint32_t extra) {
     return pcre2_match(code, reinterpret_cast<PCRE2_SPTR>(subject.data()), subject.size(), start,
-                       options, data, nullptr);
+                       options | extra, data, nullptr);
   };
   int rc = run(0);
   if (rc == PCRE2_ERROR_JIT_STACKLIMIT) rc = run(PCRE2_NO_JIT);
   return rc;
 }
 
+Status MatchError(int rc) { return Status(ErrorCode::kBadValue, Pcre2Message(rc)); }
+
+Status OutOfMemory() { return Status(ErrorCode::kInternalError, "out of memory matching regex"); }
+
 }  // namespace
 
-bool Regex::Matches(std::string_view subject) const {
+bool Regex::Search(std::string_view subject, Status* error) const {
   pcre2_match_data* data = ThreadMatchData(1);
-  if (data == nullptr) return false;
+  if (data == nullptr) {
+    *error = OutOfMemory();
+    return false;
+  }
+  int rc = RunMatch(code_->code, subject, 0, data);
   // 0 means "matched, but the offsets did not fit": still a match.
-  return RunMatch(code_->code, subject, 0, data) >= 0;
+  if (rc >= 0) return true;
+  // A subject that is not UTF-8 simply does not match, as in mongod's filters (a stored string
+  // with a bad byte must not make every regex query on its collection fail); the engine's
+  // limits (match limit, depth limit, memory) are errors.
+  const bool not_utf8 = rc <= PCRE2_ERROR_UTF8_ERR1 && rc >= PCRE2_ERROR_UTF8_ERR21;
+  if (rc != PCRE2_ERROR_NOMATCH && !not_utf8) *error = MatchError(rc);
+  return false;
 }
 
-bool Regex::Find(std::string_view subject, size_t start, Captures* captures) const {
+Result<bool> Regex::Search(std::string_view subject) const {
+  Status error;
+  bool found = Search(subject, &error);
+  if (!error.ok()) return error;
+  return found;
+}
+
+Result<bool> Regex::Find(std::string_view subject, size_t start, Captures* captures,
+                         bool subject_checked) const {
   captures->clear();
   if (start > subject.size()) return false;
   const uint32_t pairs = code_->captures + 1;
   pcre2_match_data* data = ThreadMatchData(pairs);
-  if (data == nullptr) return false;
-  int rc = RunMatch(code_->code, subject, start, data);
-  if (rc < 0) return false;
+  if (data == nullptr) return OutOfMemory();
+  int rc = RunMatch(code_->code, subject, start, data, subject_checked ? PCRE2_NO_UTF_CHECK : 0);
+  if (rc == PCRE2_ERROR_NOMATCH) return false;
+  if (rc < 0) return MatchError(rc);
   const PCRE2_SIZE* ovector = pcre2_get_ovector_pointer(data);
   captures->reserve(pairs);
   for (uint32_t i = 0; i < pairs; ++i) {
@@ -132,6 +155,12 @@ bool Regex::Find(std::string_view subject, size_t start, Captures* captures) con
     }
   }
   return true;
+}
+
+Status Regex::ExecutionError(std::string_view op_name, const Status& error) {
+  return Status(ErrorCode::kLocation51156,
+                "Error occurred while executing the regular expression in " +
+                    std::string(op_name) + ". Result code: " + error.reason());
 }
 
 uint32_t Regex::capture_count() const { return code_->captures; }

@@ -34,8 +34,8 @@ class TextMatchExpression final : public MatchExpression {
         case_sensitive_(case_sensitive),
         diacritic_sensitive_(diacritic_sensitive) {}
 
-  bool Matches(BsonView) const override { return true; }
-  bool MatchesSingleElement(const bson_iter_t*) const override { return true; }
+  bool Matches(BsonView, Status*) const override { return true; }
+  bool MatchesSingleElement(const bson_iter_t*, Status*) const override { return true; }
 
   const std::string& search() const { return search_; }
   // Empty: the text index's default_language.

@@ -86,9 +86,13 @@ std::vector<Clause> CollectClauses(BsonView filter) {
   return clauses;
 }
 
+// Only called to describe a document the whole validator already refused without an error,
+// so a clause that fails to parse or to evaluate counts as not matching.
 bool FilterMatches(BsonView filter, BsonView doc) {
   Result<Matcher> matcher = Matcher::Parse(filter);
-  return matcher.ok() && matcher->Matches(doc);
+  if (!matcher.ok()) return false;
+  Result<bool> matched = matcher->Matches(doc);
+  return matched.ok() && *matched;
 }
 
 // What a leaf operator reports (doc_validation_error.cpp's reasons and expected types).

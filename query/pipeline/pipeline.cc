@@ -38,7 +38,42 @@ Status CheckStagePositions(const StageList& stages) {
   return Status::OK();
 }
 
+// The command's results leave as BSON: each document is checked against MongoDB's limits on a
+// serialized document as it is pulled (a length comparison for all but very large ones).
+class OutputLimitsSource final : public DocumentSource {
+ public:
+  explicit OutputLimitsSource(std::unique_ptr<DocumentSource> input) : input_(std::move(input)) {}
+
+  bool Next() override {
+    if (!error_.ok() || !input_->Next()) return false;
+    error_ = CheckOutputDocument(input_->document());
+    return error_.ok();
+  }
+  BsonView document() const override { return input_->document(); }
+  Status status() const override { return error_.ok() ? input_->status() : error_; }
+  int64_t docs_examined() const override { return input_->docs_examined(); }
+  int64_t keys_examined() const override { return input_->keys_examined(); }
+  std::optional<double> text_score() const override { return input_->text_score(); }
+
+ private:
+  std::unique_ptr<DocumentSource> input_;
+  Status error_;
+};
+
 }  // namespace
+
+Result<PipelineOptions> SubPipelineOptions(const PipelineOptions& outer) {
+  if (outer.sub_pipeline_depth >= kMaxSubPipelineDepth) {
+    return Status(ErrorCode::kMaxSubPipelineDepthExceeded,
+                  "Maximum number of nested sub-pipelines exceeded. Limit is " +
+                      std::to_string(kMaxSubPipelineDepth));
+  }
+  PipelineOptions sub = outer;
+  sub.sub_pipeline_depth = outer.sub_pipeline_depth + 1;
+  sub.checks_output = false;
+  sub.stats = nullptr;  // explain counts top-level stages only
+  return sub;
+}
 
 Result<Pipeline> Pipeline::Parse(BsonView pipeline_array, const PipelineOptions& options) {
   bson_iter_t it;
@@ -52,6 +87,12 @@ Result<Pipeline> Pipeline::Parse(BsonView pipeline_array, const PipelineOptions&
   StageList stages;
   pipeline_array.Init(&it);
   while (bson_iter_next(&it)) {
+    // Checked as stages are parsed, so a huge pipeline is refused before it is all parsed.
+    if (stages.size() == kMaxPipelineLength) {
+      return Status(ErrorCode::kFailedToParse, "Pipeline length must be no longer than " +
+                                                   std::to_string(kMaxPipelineLength) +
+                                                   " stages");
+    }
     CAIRN_ASSIGN_OR_RETURN(StagePtr stage, ParseStage(IterDocument(&it), options));
     stages.push_back(std::move(stage));
   }
@@ -65,6 +106,7 @@ Result<Pipeline> Pipeline::Parse(BsonView pipeline_array, const PipelineOptions&
 
   Pipeline pipeline;
   pipeline.stages_ = std::make_shared<const StageList>(std::move(stages));
+  pipeline.checks_output_ = options.checks_output;
   return pipeline;
 }
 
@@ -84,6 +126,11 @@ std::unique_ptr<DocumentSource> Pipeline::Bind(std::unique_ptr<DocumentSource> i
   }
   for (size_t i = first; i < stages_->size(); ++i) {
     source = (*stages_)[i]->Bind(std::move(source));
+  }
+  // Documents straight from the collection (no stage after a leading $match) are stored ones,
+  // already within the limits.
+  if (checks_output_ && first < stages_->size()) {
+    source = std::make_unique<OutputLimitsSource>(std::move(source));
   }
   return source;
 }

@@ -61,7 +61,30 @@ struct PipelineOptions {
   // Where top-level stages count what explain's executionStats shows (explain_stats.h).
   // Default: none (nothing is counted). Sub-pipelines are parsed without it.
   std::shared_ptr<PipelineStats> stats;
+
+  // How deeply this pipeline is nested in $lookup / $unionWith sub-pipelines (0: the command's);
+  // SubPipelineOptions counts it.
+  int sub_pipeline_depth = 0;
+
+  // Whether the pipeline's documents are the command's results: each then meets MongoDB's
+  // limits on a serialized document (CheckOutputDocument, expression/value.h: 10334 past
+  // 16 MiB + 16 KiB, Overflow past 200 levels) as it leaves. False for sub-pipelines ($facet,
+  // $lookup, $unionWith) and pipeline updates, whose documents are checked where they land.
+  bool checks_output = true;
 };
+
+// MongoDB's internalPipelineLengthLimit: a pipeline (or sub-pipeline) of more stages fails with
+// FailedToParse "Pipeline length must be no longer than 1000 stages".
+inline constexpr size_t kMaxPipelineLength = 1000;
+// MongoDB's internalMaxSubPipelineViewDepth: how deeply $lookup and $unionWith sub-pipelines
+// may nest.
+inline constexpr int kMaxSubPipelineDepth = 20;
+
+// The options a $lookup or $unionWith parses its sub-pipeline with: one level deeper, output
+// unchecked; MaxSubPipelineDepthExceeded (232) "Maximum number of nested sub-pipelines exceeded.
+// Limit is 20" when `outer` is already at the limit (MongoDB's
+// makeCopyForSubPipelineFromExpressionContext).
+Result<PipelineOptions> SubPipelineOptions(const PipelineOptions& outer);
 
 class Pipeline {
  public:
@@ -83,6 +106,7 @@ class Pipeline {
 
  private:
   std::shared_ptr<const std::vector<std::shared_ptr<const Stage>>> stages_;
+  bool checks_output_ = false;  // PipelineOptions::checks_output
 };
 
 }  // namespace cairn::query

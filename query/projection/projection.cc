@@ -314,7 +314,8 @@ class ElemMatchExpression final : public Expression {
   Result<Value> Evaluate(Variables* vars) const override {
     BsonView doc = vars->root().document();
     MatchDetails details;
-    if (!matcher_->Matches(doc, &details) || !details.elem_match_key) return Value();
+    CAIRN_ASSIGN_OR_RETURN(bool matched, matcher_->Matches(doc, &details));
+    if (!matched || !details.elem_match_key) return Value();
     bson_iter_t array, element;
     if (!doc.Find(field_, &array) || !BSON_ITER_HOLDS_ARRAY(&array)) return Value();
     if (!IterDocument(&array).Find(*details.elem_match_key, &element)) return Value();
@@ -794,7 +795,7 @@ void CopyWithSingleton(BsonView doc, const std::vector<std::string>& parts, size
 // no array leaves the document as it is.
 Status ApplyPositional(const Node& root, BsonView original, BsonView projected, bson_t* out) {
   MatchDetails details;
-  root.query->Matches(original, &details);
+  CAIRN_RETURN_IF_ERROR(root.query->Matches(original, &details).status());
   const std::vector<std::string>& path = root.positional_path;
   BsonView current = projected;
   for (size_t depth = 0; depth < path.size(); ++depth) {
@@ -918,9 +919,15 @@ Status Projection::Apply(BsonView doc, bson_t* out) const {
     // The expressions read the document as it was ($$ROOT), not the projected one.
     Variables vars(root.num_slots);
     vars.SetRoot(doc);
-    if (!positional) return root.computed_fields->Apply(projected.view(), &vars, out);
+    // Computed fields can make a document larger or deeper than any stored one: the result
+    // must still be one MongoDB could serialize (10334, Overflow).
+    if (!positional) {
+      CAIRN_RETURN_IF_ERROR(root.computed_fields->Apply(projected.view(), &vars, out));
+      return CheckOutputDocument(BsonView(out));
+    }
     BsonDoc with_computed;
     CAIRN_RETURN_IF_ERROR(root.computed_fields->Apply(projected.view(), &vars, with_computed.get()));
+    CAIRN_RETURN_IF_ERROR(CheckOutputDocument(with_computed.view()));
     return ApplyPositional(root, doc, with_computed.view(), out);
   }
   return ApplyPositional(root, doc, projected.view(), out);

@@ -139,11 +139,11 @@ Result<ArrayFilterMap> ParseArrayFilters(BsonView filters,
   return out;
 }
 
-bool ArrayFilterMatches(const Matcher& filter, std::string_view identifier,
-                        const bson_iter_t* element) {
+Result<bool> ArrayFilterMatches(const Matcher& filter, std::string_view identifier,
+                                const bson_iter_t* element) {
   bson_t wrapped = BSON_INITIALIZER;
   bson_append_iter(&wrapped, identifier.data(), static_cast<int>(identifier.size()), element);
-  bool matches = filter.Matches(BsonView(&wrapped));
+  Result<bool> matches = filter.Matches(BsonView(&wrapped));
   bson_destroy(&wrapped);
   return matches;
 }

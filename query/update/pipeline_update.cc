@@ -46,6 +46,7 @@ Result<Update> Update::ParsePipeline(BsonView stages, BsonView array_filters,
   }
   PipelineOptions options;
   options.expression_context = std::move(context);
+  options.checks_output = false;  // the updated document is checked where it is stored
   CAIRN_ASSIGN_OR_RETURN(Pipeline pipeline, Pipeline::Parse(stages, options));
   bson_iter_t it;
   stages.Init(&it);

@@ -486,9 +486,10 @@ Status ApplyArrayNode(ApplyContext& ctx, const PathNode& node, Node* element, co
           value = ctx.IterOf(element->kids[i].second);
           iterated = true;
         }
-        if (!update_internal::ArrayFilterMatches(*child->array_filter, identifier, &value)) {
-          continue;
-        }
+        CAIRN_ASSIGN_OR_RETURN(
+            bool accepted,
+            update_internal::ArrayFilterMatches(*child->array_filter, identifier, &value));
+        if (!accepted) continue;
       }
       matching.emplace_back(i, child.get());
     }

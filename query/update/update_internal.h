@@ -35,6 +35,9 @@ struct Node {
                                                   // see common/bson_element.h)
   std::vector<std::pair<std::string, Node>> kids;  // when expanded (names unused for arrays)
 
+  // User-provided: clang (the fuzz and sanitizer builds) with libstdc++ 12 otherwise checks
+  // std::pair<std::string, Node>'s default constructor while Node is still incomplete.
+  Node() {}
   static Node FromIter(const bson_iter_t* it);
   static Node NewDocument();
   static Node NewArray();
@@ -198,8 +201,9 @@ using ArrayFilterMap = std::map<std::string, Matcher, std::less<>>;
 Result<ArrayFilterMap> ParseArrayFilters(BsonView filters,
                                          const std::shared_ptr<const ExpressionContext>& context);
 
-// Whether the array element `element` satisfies the filter of `identifier`.
-bool ArrayFilterMatches(const Matcher& filter, std::string_view identifier,
+// Whether the array element `element` satisfies the filter of `identifier` (an error only if a
+// filter could hold $expr, which ParseArrayFilters refuses).
+Result<bool> ArrayFilterMatches(const Matcher& filter, std::string_view identifier,
                         const bson_iter_t* element);
 
 // Shared helpers for modifiers.

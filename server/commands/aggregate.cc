@@ -140,6 +140,12 @@ Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_
 
   bson_iter_t pipeline_it;
   args.Get("pipeline", &pipeline_it);
+  // Change streams read the oplog, which only a replica set has: a standalone mongod refuses
+  // them before parsing the rest (DocumentSourceChangeStream's 40573).
+  if (StageNameAt(IterDocument(&pipeline_it), /*last=*/false) == "$changeStream") {
+    return Status(ErrorCode::kLocation40573,
+                  "The $changeStream stage is only supported on replica sets");
+  }
   // The command's `let` variables and $$NOW, for every expression of the pipeline.
   query::PipelineOptions options;
   CAIRN_ASSIGN_OR_RETURN(options.expression_context,

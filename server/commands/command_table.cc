@@ -58,6 +58,7 @@ constexpr std::array kCommands = {
     CommandDef{"isMaster", HandleHello, false, false, "Check if this server is primary for a replica set"},
     CommandDef{"ismaster", HandleHello, false, false, "alias of isMaster"},
     CommandDef{"killCursors", HandleKillCursors, false, true, "Kill a list of cursor ids"},
+    CommandDef{"killOp", HandleKillOp, true, true, "kill an operation by its opid"},
     CommandDef{"listCollections", HandleListCollections, false, true, "list collections for this db"},
     CommandDef{"listCommands", HandleListCommands, false, false, "get a list of all db commands"},
     CommandDef{"listDatabases", HandleListDatabases, true, true, "{ listDatabases:1, [filter: <filterObject>] [, nameOnly: true ] }"},
@@ -69,6 +70,13 @@ constexpr std::array kCommands = {
     CommandDef{"setParameter", HandleSetParameter, true, true,
                "set administrative option(s)\n{ setParameter:1, <param>:<value> }"},
     CommandDef{"update", HandleUpdate, false, true, "update documents"},
+    CommandDef{"validate", HandleValidate, false, true,
+               "Validate contents of a namespace by scanning its data structures for "
+               "correctness.\nThis is a slow operation.\n\tAdd {full: true} option to do a more "
+               "thorough check.\n\tAdd {background: true} to validate in the background.\n\tAdd "
+               "{repair: true} to run repair mode.\n\tAdd {checkBSONConformance: true} to "
+               "validate BSON documents more thoroughly.\n\tAdd {metadata: true} to only check "
+               "collection metadata.\nCannot specify both {full: true, background: true}."},
     CommandDef{"whatsmyuri", HandleWhatsMyUri, false, false, "{whatsmyuri:1}"},
 };
 

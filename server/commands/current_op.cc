@@ -42,7 +42,8 @@ Status HandleCurrentOp(CommandContext& ctx, const CommandRequest& request, bson_
   BSON_APPEND_ARRAY_BEGIN(reply, "inprog", &inprog);
   int index = 0;
   for (const BsonDoc& op : ctx.state.ops().Report(options)) {
-    if (!matcher.Matches(op.view())) continue;
+    CAIRN_ASSIGN_OR_RETURN(bool matched, matcher.Matches(op.view()));
+    if (!matched) continue;
     bson_t doc = op.view().AsBson();
     std::string key = std::to_string(index++);
     bson_append_document(&inprog, key.c_str(), static_cast<int>(key.size()), &doc);

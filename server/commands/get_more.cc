@@ -1,7 +1,8 @@
 // getMore: the next batch of an open cursor (no document-count limit unless batchSize; at most
 // 16 MiB, or 1 MiB without batchSize, when the following batch is read ahead, reply and all:
-// see ReadAhead). The cursor is closed when its stream is exhausted. maxTimeMS on non-tailable
-// cursors is accepted and ignored, as MongoDB does. Tailable cursors: tailable_cursor.h.
+// see ReadAhead). The cursor is closed when its stream is exhausted. A non-tailable cursor's
+// batches run under what is left of its find's or aggregate's maxTimeMS (a getMore's own
+// maxTimeMS is accepted and ignored for them, as MongoDB does). Tailable cursors: tailable_cursor.h.
 #include <string>
 
 #include "server/commands/command_args.h"
@@ -40,6 +41,11 @@ Status HandleGetMore(CommandContext& ctx, const CommandRequest& request, bson_t*
     }
     return ReplyWithTailableGetMore(ctx, std::move(cursor), batch_size, max_time_ms, reply);
   }
+  // The find's or aggregate's maxTimeMS goes on counting over the batches.
+  if (Status armed = ArmCursorDeadline(*cursor); !armed.ok()) {
+    ctx.state.cursors().Discard(std::move(cursor));
+    return armed.WithContext("Executor error during getMore");
+  }
   if (cursor->prepared_ready) {
     // The batch read ahead, reply and all (cursor_batch.h): sent as is when nothing asks for a
     // different batch, else returned to the buffer.
@@ -64,6 +70,7 @@ Status HandleGetMore(CommandContext& ctx, const CommandRequest& request, bson_t*
                                ctx.state.cursors().Discard(std::move(done));
                                return 0;
                              }
+                             SaveCursorDeadline(*done);
                              ctx.state.cursors().CheckIn(std::move(done));
                              // A driver iterating a cursor without batchSize will ask for the
                              // next batch: read it while this one is on its way.

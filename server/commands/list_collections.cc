@@ -39,7 +39,8 @@ Status HandleListCollections(CommandContext& ctx, const CommandRequest& request,
       bson_append_document_end(entry.get(), &info);
       BSON_APPEND_DOCUMENT(entry.get(), "idIndex", collection->indexes[0].spec.get());
     }
-    if (!filter.Matches(entry.view())) continue;
+    CAIRN_ASSIGN_OR_RETURN(bool matched, filter.Matches(entry.view()));
+    if (!matched) continue;
     std::string key = std::to_string(index++);
     BSON_APPEND_DOCUMENT(&batch, key.c_str(), entry.get());
   }

@@ -35,7 +35,8 @@ Status HandleListDatabases(CommandContext& ctx, const CommandRequest& request, b
       BSON_APPEND_INT64(entry.get(), "sizeOnDisk", size);
       BSON_APPEND_BOOL(entry.get(), "empty", false);
     }
-    if (!filter.Matches(entry.view())) continue;
+    CAIRN_ASSIGN_OR_RETURN(bool matched, filter.Matches(entry.view()));
+    if (!matched) continue;
     total += size;
     std::string key = std::to_string(index++);
     BSON_APPEND_DOCUMENT(&databases, key.c_str(), entry.get());

@@ -3,7 +3,8 @@
 # a fresh cairnd: spec/crud, spec/command-monitoring and spec/collection-management. Prints each
 # directory's summary line ("N passed, M failed, K skipped") and a total. Failures do not fail
 # this script yet: it exits 0 whatever the count, and non-zero only if cairnd cannot be started
-# (or nothing can run).
+# (or nothing can run). Without ../shared/conformance beside the repository (a user's clone) it
+# says so in one line and exits 0.
 #
 # Environment: CAIRND (default <repo>/$BUILD_DIR/server/cairnd), BUILD_DIR (default build),
 # CONFORMANCE_DIRS (default "crud command-monitoring collection-management"),
@@ -15,8 +16,8 @@ set -euo pipefail
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 # The physical path: the runner only runs when argv[1] is its real path (a symlinked shared/).
 SHARED=$(cd -P "$REPO/../shared/conformance" 2>/dev/null && pwd -P) || {
-  echo "conformance: $REPO/../shared/conformance not found" >&2
-  exit 2
+  echo "conformance: skipped: no ../shared/conformance beside the repository"
+  exit 0
 }
 BUILD_DIR=${BUILD_DIR:-build}
 [[ "$BUILD_DIR" = /* ]] || BUILD_DIR="$REPO/$BUILD_DIR"

@@ -64,7 +64,7 @@ Result<Value> ArrayElemAt(const OperatorExpression& op, const Value& array, cons
   return ElementAt(array, i);
 }
 
-Value ArrayOf(const std::vector<Value>& elements, size_t begin, size_t end) {
+Result<Value> ArrayOf(const std::vector<Value>& elements, size_t begin, size_t end) {
   ArrayBuilder out;
   for (size_t i = begin; i < end; ++i) out.Append(elements[i]);
   return out.Finish();
@@ -115,7 +115,8 @@ class ZipExpression final : public OperatorExpression {
       for (size_t col = 0; col < self.inputs_; ++col) {
         tuple.Append(row < inputs[col].size() ? inputs[col][row] : defaults[col]);
       }
-      out.Append(tuple.Finish());
+      CAIRN_ASSIGN_OR_RETURN(Value zipped, tuple.Finish());
+      out.Append(zipped);
     }
     return out.Finish();
   }

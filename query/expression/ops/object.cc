@@ -27,7 +27,7 @@ class FieldList {
     fields_.emplace_back(std::string(name), std::move(value));
   }
 
-  Value Finish() const {
+  Result<Value> Finish() const {
     DocumentBuilder out;
     for (const auto& [name, value] : fields_) out.Append(name, value);  // missing: omitted
     return out.Finish();
@@ -147,7 +147,8 @@ Result<Value> EvalObjectToArray(const OperatorExpression& op, Variables* vars) {
     DocumentBuilder pair;
     pair.Append("k", Value::String(IterKey(&it)));
     pair.Append("v", input.Child(&it));
-    out.Append(pair.Finish());
+    CAIRN_ASSIGN_OR_RETURN(Value entry, pair.Finish());
+    out.Append(entry);
   }
   return out.Finish();
 }

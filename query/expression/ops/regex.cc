@@ -6,7 +6,12 @@
 // beside a regex's own flags (51107), no NUL in either (51109, 51110), a pattern that compiles
 // (51111). A nullish input or regex gives false / null / []. idx counts code points; after an
 // empty match $regexFindAll moves on by one code point. A constant regex and options compile
-// once, at parse time.
+// once, at parse time. A search PCRE2 ends with an error (its match limit; a subject that is not
+// UTF-8) fails with 51156 "Error occurred while executing the regular expression in <op>.
+// Result code: <PCRE2's message>" (regex_util's execute). $regexFindAll's matches may take
+// 64 MiB (MongoDB's BufferMaxSize; counted here as their BSON size, where MongoDB counts its
+// Values' approximate size), else 51151; it runs in linear time: the subject's UTF-8 is checked
+// by the first search only.
 #include <optional>
 
 #include "query/expression/operator.h"
@@ -62,7 +67,7 @@ class RegexExpression final : public Expression {
   }
 
  private:
-  Value NoMatch() const {
+  Result<Value> NoMatch() const {
     switch (op_) {
       case RegexOp::kMatch: return Value::Bool(false);
       case RegexOp::kFind: return Value::Null();
@@ -70,6 +75,9 @@ class RegexExpression final : public Expression {
     }
     return Value::Null();
   }
+
+  // 51156 for a search PCRE2 ended with an error.
+  Status ExecutionError(const Status& error) const { return Regex::ExecutionError(name_, error); }
 
   // The compiled pattern; nullopt when the pattern is nullish (no match).
   Result<std::optional<Regex>> Compile(const Value& pattern, const Value& options) const {
@@ -117,8 +125,8 @@ class RegexExpression final : public Expression {
   }
 
   // {match, idx, captures} of one match; idx counts code points from the subject's start.
-  static Value MatchDocument(std::string_view subject, const Regex::Captures& captures,
-                             size_t code_point_index) {
+  static Result<Value> MatchDocument(std::string_view subject, const Regex::Captures& captures,
+                                     size_t code_point_index) {
     DocumentBuilder doc;
     doc.Append("match", Value::String(subject.substr(captures[0].first,
                                                      captures[0].second - captures[0].first)));
@@ -132,25 +140,47 @@ class RegexExpression final : public Expression {
             subject.substr(captures[i].first, captures[i].second - captures[i].first)));
       }
     }
-    doc.Append("captures", groups.Finish());
+    CAIRN_ASSIGN_OR_RETURN(Value captured, groups.Finish());
+    doc.Append("captures", captured);
     return doc.Finish();
   }
 
   Result<Value> Run(const Regex& regex, std::string_view subject) const {
-    if (op_ == RegexOp::kMatch) return Value::Bool(regex.Matches(subject));
+    if (op_ == RegexOp::kMatch) {
+      Result<bool> matched = regex.Search(subject);
+      if (!matched.ok()) return ExecutionError(matched.status());
+      return Value::Bool(*matched);
+    }
     Regex::Captures captures;
     if (op_ == RegexOp::kFind) {
-      if (!regex.Find(subject, 0, &captures)) return Value::Null();
+      Result<bool> found = regex.Find(subject, 0, &captures);
+      if (!found.ok()) return ExecutionError(found.status());
+      if (!*found) return Value::Null();
       return MatchDocument(subject, captures, CodePointCount(subject.substr(0, captures[0].first)));
     }
+    // MongoDB's mongo::BufferMaxSize, the bound on the matches' total size.
+    constexpr size_t kMaxMatchesBytes = 64 * 1024 * 1024;
     ArrayBuilder all;
     size_t start = 0;
     size_t counted_bytes = 0, code_points = 0;  // code points before byte counted_bytes
-    while (start <= subject.size() && regex.Find(subject, start, &captures)) {
+    size_t total = 0;
+    while (start <= subject.size()) {
+      // After the first search PCRE2 has accepted the subject as UTF-8: later ones skip the
+      // check, which would read the whole subject each time.
+      Result<bool> found = regex.Find(subject, start, &captures, /*subject_checked=*/start > 0);
+      if (!found.ok()) return ExecutionError(found.status());
+      if (!*found) break;
       size_t begin = captures[0].first, end = captures[0].second;
       code_points += CodePointCount(subject.substr(counted_bytes, begin - counted_bytes));
       counted_bytes = begin;
-      all.Append(MatchDocument(subject, captures, code_points));
+      CAIRN_ASSIGN_OR_RETURN(Value match, MatchDocument(subject, captures, code_points));
+      total += match.EncodedSize();
+      if (total > kMaxMatchesBytes) {
+        return Status(ErrorCode::kLocation51151,
+                      std::string(name_) +
+                          ": the size of buffer to store output exceeded the 64MB limit");
+      }
+      all.Append(match);
       if (end == begin) {
         if (begin >= subject.size()) break;
         start = begin + std::min<size_t>(CodePointLength(subject[begin]), subject.size() - begin);

@@ -48,7 +48,7 @@ bool Contains(const std::vector<Value>& set, const Value& v, MemberOrder order) 
   return std::binary_search(set.begin(), set.end(), v, order);
 }
 
-Value ArrayOf(const std::vector<Value>& values) {
+Result<Value> ArrayOf(const std::vector<Value>& values) {
   ArrayBuilder out;
   for (const Value& v : values) out.Append(v);
   return out.Finish();

@@ -3,11 +3,20 @@
 // $replaceAll, with MongoDB's null handling, byte versus code-point (UTF-8) indexing and error
 // codes; plus Value::coerceToString, which several of them (and $convert) share. Case mapping is
 // ASCII-only, as MongoDB's (boost::to_lower/to_upper in the C locale).
+//
+// Large strings: a result built piece by piece ($concat, $replaceOne, $replaceAll) is sized
+// before anything is allocated and refused past 64 MiB with MongoDB's StringBuilder error
+// (13548, value.h); every substring search is glibc's memmem (two-way: linear in the haystack
+// whatever the needle), so no operator is quadratic in its input, and $trim with a long `chars`
+// list looks code points up in a hash set.
+#include <string.h>  // memmem
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <ctime>
 #include <limits>
+#include <unordered_map>
 
 #include "query/expression/operator.h"
 
@@ -33,6 +42,30 @@ size_t CodePointCount(std::string_view s) {
 namespace {
 
 std::string TypeOf(const Value& v) { return TypeNameOf(v); }
+
+// The first occurrence of `needle` in `haystack` at or after `from`, or npos. Linear time.
+size_t FindBytes(std::string_view haystack, std::string_view needle, size_t from = 0) {
+  if (from > haystack.size()) return std::string_view::npos;
+  if (needle.empty()) return from;
+  const void* found = memmem(haystack.data() + from, haystack.size() - from, needle.data(),
+                             needle.size());
+  if (found == nullptr) return std::string_view::npos;
+  return static_cast<size_t>(static_cast<const char*>(found) - haystack.data());
+}
+
+// The length of a string MongoDB builds piece by piece in a StringBuilder, checked as its
+// BufBuilder grows: 13548 at the first piece that takes it past 64 MiB.
+class BuiltLength {
+ public:
+  Status Add(size_t piece) {
+    length_ += piece;
+    return CheckBuiltSize(length_);
+  }
+  size_t length() const { return length_; }
+
+ private:
+  size_t length_ = 0;
+};
 
 // The operand as a string for $indexOfBytes/$indexOfCP/$split-style checks.
 Result<std::string_view> RequireString(const Value& v, ErrorCode code, std::string message) {
@@ -92,27 +125,52 @@ Result<Value> EvalTrim(const OperatorExpression& op, Variables* vars) {
     chars = &user_chars;
   }
   std::string_view s = input.string();
-  auto match_at = [&](size_t pos, std::string_view cp) {
-    return pos + cp.size() <= s.size() && s.compare(pos, cp.size(), cp) == 0;
+  // The first entry of `chars` (in its order, as MongoDB scans it) equal to one of the
+  // candidates (the 1- to 4-byte strings starting or ending at a position); a long list is
+  // looked up in a hash map of first positions, so trimming is linear however long `chars` is.
+  constexpr size_t kLinearScanMax = 32;
+  std::unordered_map<std::string_view, size_t> positions;
+  if (chars->size() > kLinearScanMax) {
+    for (size_t i = 0; i < chars->size(); ++i) positions.emplace((*chars)[i], i);
+  }
+  auto first_entry = [&](auto candidate_at) -> size_t {  // the matched entry's size, or 0
+    size_t best = chars->size(), best_size = 0;
+    if (chars->size() <= kLinearScanMax) {
+      for (size_t i = 0; i < chars->size(); ++i) {
+        std::string_view cp = (*chars)[i];
+        if (candidate_at(cp.size()) == cp) return cp.size();
+      }
+      return 0;
+    }
+    for (size_t length = 1; length <= 4; ++length) {
+      auto found = positions.find(candidate_at(length));
+      if (found != positions.end() && found->second < best) {
+        best = found->second;
+        best_size = length;
+      }
+    }
+    return best_size;
   };
+  constexpr std::string_view kNone("\xFF\xFF\xFF\xFF\xFF", 5);  // longer than any entry
   if (op.name() != "$rtrim") {
     size_t start = 0;
     while (start < s.size()) {
-      auto found = std::find_if(chars->begin(), chars->end(),
-                                [&](std::string_view cp) { return match_at(start, cp); });
-      if (found == chars->end()) break;
-      start += found->size();
+      size_t matched = first_entry([&](size_t length) {
+        return start + length <= s.size() ? s.substr(start, length) : kNone;
+      });
+      if (matched == 0) break;
+      start += matched;
     }
     s = s.substr(start);
   }
   if (op.name() != "$ltrim") {
     size_t end = s.size();
     while (end > 0) {
-      auto found = std::find_if(chars->begin(), chars->end(), [&](std::string_view cp) {
-        return cp.size() <= end && s.compare(end - cp.size(), cp.size(), cp) == 0;
+      size_t matched = first_entry([&](size_t length) {
+        return length <= end ? s.substr(end - length, length) : kNone;
       });
-      if (found == chars->end()) break;
-      end -= found->size();
+      if (matched == 0) break;
+      end -= matched;
     }
     s = s.substr(0, end);
   }
@@ -143,27 +201,43 @@ Result<Value> EvalReplace(const OperatorExpression& op, Variables* vars) {
   std::string_view s = input.string();
   std::string_view f = find.string();
   std::string_view r = replacement.string();
-  std::string out;
-  if (op.name() == "$replaceOne") {
-    size_t at = s.find(f);
-    if (at == std::string_view::npos) return input;
-    out.append(s.substr(0, at)).append(r).append(s.substr(at + f.size()));
-    return Value::String(out);
-  }
-  if (f.empty()) {  // the empty string matches at every position
+  // The occurrences first, with the result's length checked as MongoDB's StringBuilder grows
+  // (the pieces in its order: the text before each occurrence, the replacement, the rest); the
+  // result is allocated only once it is known to fit.
+  std::vector<size_t> occurrences;
+  BuiltLength length;
+  size_t from = 0;
+  if (f.empty()) {  // the empty string matches before every byte and at the end
+    for (size_t i = 0; i < s.size(); ++i) {
+      CAIRN_RETURN_IF_ERROR(length.Add(r.size()));
+      CAIRN_RETURN_IF_ERROR(length.Add(1));
+    }
+    CAIRN_RETURN_IF_ERROR(length.Add(r.size()));
+    std::string out;
+    out.reserve(length.length());
     for (char c : s) out.append(r).push_back(c);
     out.append(r);
     return Value::String(out);
   }
   while (true) {
-    size_t at = s.find(f);
-    if (at == std::string_view::npos) {
-      out.append(s);
-      break;
-    }
-    out.append(s.substr(0, at)).append(r);
-    s = s.substr(at + f.size());
+    size_t at = FindBytes(s, f, from);
+    if (at == std::string_view::npos) break;
+    occurrences.push_back(at);
+    CAIRN_RETURN_IF_ERROR(length.Add(at - from));
+    CAIRN_RETURN_IF_ERROR(length.Add(r.size()));
+    from = at + f.size();
+    if (op.name() == "$replaceOne") break;
   }
+  if (occurrences.empty()) return input;
+  CAIRN_RETURN_IF_ERROR(length.Add(s.size() - from));
+  std::string out;
+  out.reserve(length.length());
+  size_t copied = 0;
+  for (size_t at : occurrences) {
+    out.append(s.substr(copied, at - copied)).append(r);
+    copied = at + f.size();
+  }
+  out.append(s.substr(copied));
   return Value::String(out);
 }
 
@@ -216,16 +290,25 @@ Result<int32_t> NonNegativeIndex(const Value& v, std::string_view op, std::strin
   return index;
 }
 
+// The operands are evaluated in order (a null one answers null, a non-string one 16702), each
+// appended length checked as MongoDB's StringBuilder checks it; the result is allocated once,
+// after it is known to fit.
 Result<Value> EvalConcat(const OperatorExpression& op, Variables* vars) {
-  std::string out;
+  std::vector<Value> parts;
+  parts.reserve(op.size());
+  BuiltLength length;
   for (size_t i = 0; i < op.size(); ++i) {
     CAIRN_ASSIGN_OR_RETURN(Value v, op.Eval(i, vars));
     if (v.nullish()) return Value::Null();
     if (!v.is_string()) {
       return Status(ErrorCode::kLocation16702, "$concat only supports strings, not " + TypeOf(v));
     }
-    out.append(v.string());
+    CAIRN_RETURN_IF_ERROR(length.Add(v.string().size()));
+    parts.push_back(std::move(v));
   }
+  std::string out;
+  out.reserve(length.length());
+  for (const Value& part : parts) out.append(part.string());
   return Value::String(out);
 }
 
@@ -399,7 +482,7 @@ Result<Value> EvalSplit(const OperatorExpression& op, Variables* vars) {
   }
   ArrayBuilder out;
   while (true) {
-    size_t at = s.find(sep);
+    size_t at = FindBytes(s, sep);
     if (at == std::string_view::npos) break;
     out.Append(Value::String(s.substr(0, at)));
     s = s.substr(at + sep.size());
@@ -433,7 +516,7 @@ Result<Value> EvalIndexOfBytes(const OperatorExpression& op, Variables* vars) {
     end = std::min(input.size(), static_cast<size_t>(i));
   }
   if (start > input.size() || end < start) return Value::Int32(-1);
-  size_t position = input.substr(0, end).find(token, start);
+  size_t position = FindBytes(input.substr(0, end), token, start);
   if (position == std::string_view::npos) return Value::Int32(-1);
   return Value::Int32(static_cast<int32_t>(position));
 }
@@ -474,14 +557,22 @@ Result<Value> EvalIndexOfCP(const OperatorExpression& op, Variables* vars) {
   }
   if (end_cp < start_cp) return Value::Int32(-1);
   if (start_byte == 0 && input.empty() && token.empty()) return Value::Int32(0);
-  size_t byte = start_byte;
-  for (size_t cp = start_cp; cp < end_cp; ++cp) {
-    if (byte + token.size() <= input.size() && input.compare(byte, token.size(), token) == 0) {
-      return Value::Int32(static_cast<int32_t>(cp));
+  if (start_cp >= end_cp) return Value::Int32(-1);
+  // MongoDB tests the token at each code point in [start_cp, end_cp) (it may run past end_cp);
+  // one linear search from start_byte finds the same first one: an occurrence that starts
+  // inside a code point is skipped.
+  size_t from = start_byte;
+  while (true) {
+    size_t at = FindBytes(input, token, from);
+    if (at == std::string_view::npos) return Value::Int32(-1);
+    if (at < input.size() && IsContinuationByte(input[at])) {
+      from = at + 1;
+      continue;
     }
-    byte += CodePointLength(input[byte]);
+    size_t cp = start_cp + CodePointCount(input.substr(start_byte, at - start_byte));
+    if (cp >= end_cp) return Value::Int32(-1);
+    return Value::Int32(static_cast<int32_t>(cp));
   }
-  return Value::Int32(-1);
 }
 
 Result<ExpressionPtr> ParseTrim(const bson_iter_t* arg, std::string_view name,

@@ -17,7 +17,7 @@ namespace {
 class UniqueItemsKeyword final : public Keyword {
  public:
   explicit UniqueItemsKeyword(const bson_iter_t* spec) : Keyword("uniqueItems", spec) {}
-  bool Validate(const SchemaValue& value) const override {
+  bool Validate(const SchemaValue& value, Status*) const override {
     if (value.type() != BSON_TYPE_ARRAY) return true;
     std::vector<BsonElement> items;
     bool has_containers = false;
@@ -57,13 +57,15 @@ class AllItemsKeyword final : public Keyword {
  public:
   AllItemsKeyword(const bson_iter_t* spec, size_t start, SchemaPtr schema, bool allow)
       : Keyword(IterKey(spec), spec), start_(start), schema_(std::move(schema)), allow_(allow) {}
-  bool Validate(const SchemaValue& value) const override {
+  bool Validate(const SchemaValue& value, Status* error) const override {
     if (value.type() != BSON_TYPE_ARRAY) return true;
     bson_iter_t it;
     if (!value.document().Init(&it)) return true;
     for (size_t i = 0; bson_iter_next(&it); ++i) {
       if (i < start_) continue;
-      if (schema_ ? !schema_->Validate(SchemaValue::Element(&it)) : !allow_) return false;
+      if (schema_ ? !schema_->Validate(SchemaValue::Element(&it), error) : !allow_) {
+        return false;
+      }
     }
     return true;
   }
@@ -81,12 +83,12 @@ class ItemListKeyword final : public Keyword {
  public:
   ItemListKeyword(const bson_iter_t* spec, std::vector<SchemaPtr> schemas)
       : Keyword("items", spec), schemas_(std::move(schemas)) {}
-  bool Validate(const SchemaValue& value) const override {
+  bool Validate(const SchemaValue& value, Status* error) const override {
     if (value.type() != BSON_TYPE_ARRAY) return true;
     bson_iter_t it;
     if (!value.document().Init(&it)) return true;
     for (size_t i = 0; i < schemas_.size() && bson_iter_next(&it); ++i) {
-      if (!schemas_[i]->Validate(SchemaValue::Element(&it))) return false;
+      if (!schemas_[i]->Validate(SchemaValue::Element(&it), error)) return false;
     }
     return true;
   }

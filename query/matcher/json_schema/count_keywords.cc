@@ -14,7 +14,7 @@ class CountKeyword final : public Keyword {
   CountKeyword(const bson_iter_t* spec, bson_type_t counted, bool is_max, int64_t bound)
       : Keyword(IterKey(spec), spec), counted_(counted), is_max_(is_max), bound_(bound) {}
 
-  bool Validate(const SchemaValue& value) const override {
+  bool Validate(const SchemaValue& value, Status*) const override {
     if (value.type() != counted_) return true;
     const int64_t n = Count(value);
     return is_max_ ? n <= bound_ : n >= bound_;

@@ -64,8 +64,10 @@ class Keyword {
   // The keyword's element in the schema, positioned.
   bson_iter_t spec() const { return spec_.iter(); }
 
-  // True when `value` satisfies the rule.
-  virtual bool Validate(const SchemaValue& value) const = 0;
+  // True when `value` satisfies the rule; false with *error set when a check failed (a pattern
+  // PCRE2 stops with an error: 51156), which every caller stops at and never inverts (a `not`
+  // or anyOf is not satisfied by it). `error` is OK on entry.
+  virtual bool Validate(const SchemaValue& value, Status* error) const = 0;
 
   // The nested schemas the rule applies (properties' values, items, allOf members, ...).
   virtual size_t num_subschemas() const { return 0; }
@@ -84,9 +86,10 @@ class Schema {
  public:
   explicit Schema(BsonView spec) : spec_(spec) {}
 
-  bool Validate(const SchemaValue& value) const {
+  // Keyword::Validate's contract.
+  bool Validate(const SchemaValue& value, Status* error) const {
     for (const auto& keyword : keywords_) {
-      if (!keyword->Validate(value)) return false;
+      if (!keyword->Validate(value, error)) return false;
     }
     return true;
   }
@@ -121,12 +124,15 @@ class JsonSchemaMatchExpression final : public MatchExpression {
       : MatchExpression(MatchKind::kJsonSchema), schema_(std::move(schema)) {}
   const json_schema::Schema& schema() const { return *schema_; }
 
-  bool Matches(BsonView doc) const override {
-    return schema_->Validate(json_schema::SchemaValue::Document(doc));
+  // A pattern or patternProperties whose search PCRE2 ends with an error fails the match
+  // (51156), as the filter's $regex does.
+  bool Matches(BsonView doc, Status* error) const override {
+    return schema_->Validate(json_schema::SchemaValue::Document(doc), error);
   }
-  bool MatchesSingleElement(const bson_iter_t* value) const override {
+  bool MatchesSingleElement(const bson_iter_t* value, Status* error) const override {
     return value != nullptr && BSON_ITER_HOLDS_DOCUMENT(value) &&
-           schema_->Validate(json_schema::SchemaValue::Document(IterDocument(value)));
+           (schema_->Validate(json_schema::SchemaValue::Document(IterDocument(value)), error) ||
+            !error->ok());
   }
 
  private:

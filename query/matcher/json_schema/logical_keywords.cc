@@ -52,15 +52,15 @@ class CombinationKeyword final : public Keyword {
   enum class Mode { kAll, kAny, kOne };
   CombinationKeyword(const bson_iter_t* spec, Mode mode, std::vector<SchemaPtr> schemas)
       : Keyword(IterKey(spec), spec), mode_(mode), schemas_(std::move(schemas)) {}
-  bool Validate(const SchemaValue& value) const override {
+  bool Validate(const SchemaValue& value, Status* error) const override {
     size_t valid = 0;
     for (const auto& schema : schemas_) {
-      if (schema->Validate(value)) {
+      if (schema->Validate(value, error)) {
         ++valid;
         if (mode_ == Mode::kAny) return true;
         if (mode_ == Mode::kOne && valid > 1) return false;
-      } else if (mode_ == Mode::kAll) {
-        return false;
+      } else if (mode_ == Mode::kAll || !error->ok()) {
+        return false;  // a failed check fails anyOf and oneOf too
       }
     }
     return mode_ == Mode::kAll || valid == 1;
@@ -79,7 +79,9 @@ class NotKeyword final : public Keyword {
  public:
   NotKeyword(const bson_iter_t* spec, SchemaPtr schema)
       : Keyword("not", spec), schema_(std::move(schema)) {}
-  bool Validate(const SchemaValue& value) const override { return !schema_->Validate(value); }
+  bool Validate(const SchemaValue& value, Status* error) const override {
+    return !schema_->Validate(value, error) && error->ok();
+  }
   size_t num_subschemas() const override { return 1; }
   const Schema* subschema(size_t) const override { return schema_.get(); }
 
@@ -93,7 +95,7 @@ class EnumKeyword final : public Keyword {
  public:
   EnumKeyword(const bson_iter_t* spec, std::vector<BsonElement> members)
       : Keyword("enum", spec), members_(std::move(members)) {}
-  bool Validate(const SchemaValue& value) const override {
+  bool Validate(const SchemaValue& value, Status*) const override {
     for (const BsonElement& member : members_) {
       bson_iter_t m = member.iter();
       if (value.element() != nullptr ? UnorderedEqual(value.element(), &m)

@@ -30,7 +30,7 @@ class RequiredKeyword final : public Keyword {
  public:
   RequiredKeyword(const bson_iter_t* spec, std::vector<std::string> names)
       : Keyword("required", spec), names_(std::move(names)) {}
-  bool Validate(const SchemaValue& value) const override {
+  bool Validate(const SchemaValue& value, Status*) const override {
     return value.type() != BSON_TYPE_DOCUMENT || HasAll(value.document(), names_);
   }
 
@@ -46,12 +46,13 @@ class PropertiesKeyword final : public Keyword {
   PropertiesKeyword(const bson_iter_t* spec, std::vector<Property> properties)
       : Keyword("properties", spec), properties_(std::move(properties)) {}
   // Each property present satisfies its schema (absent ones are required's business).
-  bool Validate(const SchemaValue& value) const override {
+  bool Validate(const SchemaValue& value, Status* error) const override {
     if (value.type() != BSON_TYPE_DOCUMENT) return true;
     BsonView object = value.document();
     bson_iter_t found;
     for (const auto& [name, schema] : properties_) {
-      if (FindProperty(object, name, &found) && !schema->Validate(SchemaValue::Element(&found))) {
+      if (FindProperty(object, name, &found) &&
+          !schema->Validate(SchemaValue::Element(&found), error)) {
         return false;
       }
     }
@@ -85,7 +86,7 @@ class AllowedPropertiesKeyword final : public Keyword {
         additional_(std::move(additional)),
         allow_additional_(allow_additional) {}
 
-  bool Validate(const SchemaValue& value) const override {
+  bool Validate(const SchemaValue& value, Status* error) const override {
     if (value.type() != BSON_TYPE_DOCUMENT) return true;
     bson_iter_t it;
     if (!value.document().Init(&it)) return true;
@@ -93,12 +94,14 @@ class AllowedPropertiesKeyword final : public Keyword {
       std::string_view name = IterKey(&it);
       bool matched = false;
       for (const auto& pattern : patterns_) {
-        if (!pattern.regex.Matches(name)) continue;
+        if (!internal::FilterRegexSearch(pattern.regex, name, error)) continue;
+        if (!error->ok()) return false;
         matched = true;
-        if (!pattern.schema->Validate(SchemaValue::Element(&it))) return false;
+        if (!pattern.schema->Validate(SchemaValue::Element(&it), error)) return false;
       }
       if (matched || std::binary_search(named_.begin(), named_.end(), name)) continue;
-      if (additional_ ? !additional_->Validate(SchemaValue::Element(&it)) : !allow_additional_) {
+      if (additional_ ? !additional_->Validate(SchemaValue::Element(&it), error)
+                      : !allow_additional_) {
         return false;
       }
     }
@@ -129,13 +132,13 @@ class DependenciesKeyword final : public Keyword {
   };
   DependenciesKeyword(const bson_iter_t* spec, std::vector<Dependency> dependencies)
       : Keyword("dependencies", spec), dependencies_(std::move(dependencies)) {}
-  bool Validate(const SchemaValue& value) const override {
+  bool Validate(const SchemaValue& value, Status* error) const override {
     if (value.type() != BSON_TYPE_DOCUMENT) return true;
     BsonView object = value.document();
     bson_iter_t found;
     for (const auto& dependency : dependencies_) {
       if (!FindProperty(object, dependency.property, &found)) continue;
-      bool ok = dependency.schema ? dependency.schema->Validate(value)
+      bool ok = dependency.schema ? dependency.schema->Validate(value, error)
                                   : HasAll(object, dependency.required);
       if (!ok) return false;
     }

@@ -20,7 +20,9 @@ class TypeKeyword final : public Keyword {
  public:
   TypeKeyword(const bson_iter_t* spec, MatcherTypeSet types)
       : Keyword(IterKey(spec), spec), types_(types) {}
-  bool Validate(const SchemaValue& value) const override { return types_.Has(value.type()); }
+  bool Validate(const SchemaValue& value, Status*) const override {
+    return types_.Has(value.type());
+  }
 
  private:
   MatcherTypeSet types_;
@@ -73,8 +75,10 @@ class PatternKeyword final : public Keyword {
  public:
   PatternKeyword(const bson_iter_t* spec, std::unique_ptr<RegexMatchExpression> regex)
       : Keyword("pattern", spec), regex_(std::move(regex)) {}
-  bool Validate(const SchemaValue& value) const override {
-    return value.type() != BSON_TYPE_UTF8 || regex_->MatchesSingleElement(value.element());
+  bool Validate(const SchemaValue& value, Status* error) const override {
+    // MatchesSingleElement answers true for a failed search too: *error tells.
+    return value.type() != BSON_TYPE_UTF8 ||
+           (regex_->MatchesSingleElement(value.element(), error) && error->ok());
   }
 
  private:
@@ -175,7 +179,7 @@ class MultipleOfKeyword final : public Keyword {
  public:
   MultipleOfKeyword(const bson_iter_t* spec, Decimal divisor)
       : Keyword("multipleOf", spec), divisor_(divisor) {}
-  bool Validate(const SchemaValue& value) const override {
+  bool Validate(const SchemaValue& value, Status*) const override {
     Decimal dividend;
     if (value.element() == nullptr || !ToDecimal(value.element(), &dividend)) return true;
     return IsMultiple(dividend, divisor_);
@@ -191,9 +195,9 @@ class BoundKeyword final : public Keyword {
  public:
   BoundKeyword(const bson_iter_t* spec, MatchKind comparison)
       : Keyword(IterKey(spec), spec), comparison_(comparison, "", *spec) {}
-  bool Validate(const SchemaValue& value) const override {
+  bool Validate(const SchemaValue& value, Status* error) const override {
     if (value.element() == nullptr || !IterIsNumber(value.element())) return true;
-    return comparison_.MatchesSingleElement(value.element());
+    return comparison_.MatchesSingleElement(value.element(), error);  // cannot fail
   }
 
  private:

@@ -18,6 +18,19 @@ namespace {
 
 DetailsArray RuleErrors(const Schema& schema, const SchemaValue& value);
 
+// Explanations are built only for a document the validator refused without an error, so a check
+// that fails here (a pattern PCRE2 stops with an error) counts as not satisfied.
+template <typename Rule>
+bool Satisfies(const Rule& rule, const SchemaValue& value) {
+  Status ignored;
+  return rule.Validate(value, &ignored);
+}
+
+bool PatternMatches(const Regex& regex, std::string_view name) {
+  Result<bool> found = regex.Search(name);
+  return found.ok() && *found;
+}
+
 void AppendAnnotations(const Schema& schema, bson_t* out) {
   bson_iter_t it;
   if (schema.spec().Find("title", &it)) AppendIter(out, "title", &it);
@@ -65,7 +78,7 @@ std::vector<std::string> AdditionalProperties(BsonView object, const std::vector
     std::string_view name = IterKey(&it);
     if (std::find(named.begin(), named.end(), name) != named.end()) continue;
     bool matched = false;
-    for (const Regex& regex : patterns) matched |= regex.Matches(name);
+    for (const Regex& regex : patterns) matched |= PatternMatches(regex, name);
     if (!matched) out.emplace_back(name);
   }
   return out;
@@ -117,7 +130,7 @@ void AllowedPropertiesErrors(const Schema& schema, const Keyword& keyword,
       const Schema& sub = *keyword.subschema(patterns.size());
       for (const std::string& name : additional) {
         bson_iter_t field;
-        if (!object.Find(name, &field) || sub.Validate(SchemaValue::Element(&field))) continue;
+        if (!object.Find(name, &field) || Satisfies(sub, SchemaValue::Element(&field))) continue;
         BsonDoc out;
         AppendUtf8(out.get(), "operatorName", "additionalProperties");
         AppendAnnotations(sub, out.get());
@@ -137,7 +150,8 @@ void AllowedPropertiesErrors(const Schema& schema, const Keyword& keyword,
     bson_iter_t field;
     if (!object.Init(&field)) break;
     while (bson_iter_next(&field)) {
-      if (!patterns[i].Matches(IterKey(&field)) || sub.Validate(SchemaValue::Element(&field))) {
+      if (!PatternMatches(patterns[i], IterKey(&field)) ||
+          Satisfies(sub, SchemaValue::Element(&field))) {
         continue;
       }
       BsonDoc entry;
@@ -163,7 +177,7 @@ BsonDoc CombinationError(const Keyword& keyword, const SchemaValue& value) {
   AppendUtf8(out.get(), "operatorName", keyword.name());
   std::vector<int32_t> matching;
   for (size_t i = 0; i < keyword.num_subschemas(); ++i) {
-    if (keyword.subschema(i)->Validate(value)) matching.push_back(static_cast<int32_t>(i));
+    if (Satisfies(*keyword.subschema(i), value)) matching.push_back(static_cast<int32_t>(i));
   }
   if (keyword.name() == "oneOf" && !matching.empty()) {
     AppendUtf8(out.get(), "reason", "more than one subschema matched");
@@ -175,7 +189,7 @@ BsonDoc CombinationError(const Keyword& keyword, const SchemaValue& value) {
   DetailsArray failed;
   for (size_t i = 0; i < keyword.num_subschemas(); ++i) {
     const Schema& sub = *keyword.subschema(i);
-    if (sub.Validate(value)) continue;
+    if (Satisfies(sub, value)) continue;
     BsonDoc entry;
     BSON_APPEND_INT32(entry.get(), "index", static_cast<int32_t>(i));
     AppendAnnotations(sub, entry.get());
@@ -198,7 +212,7 @@ BsonDoc PropertiesError(const Keyword& keyword, const SchemaValue& value) {
     bson_iter_t found;
     const std::string name(IterKey(&property));
     if (!FindProperty(value.document(), name, &found)) continue;
-    if (sub.Validate(SchemaValue::Element(&found))) continue;
+    if (Satisfies(sub, SchemaValue::Element(&found))) continue;
     BsonDoc entry;
     AppendUtf8(entry.get(), "propertyName", name);
     AppendAnnotations(sub, entry.get());
@@ -248,7 +262,7 @@ BsonDoc DependenciesError(const Keyword& keyword, const SchemaValue& value) {
     BsonDoc entry;
     AppendUtf8(entry.get(), "conditionalProperty", property);
     if (sub != nullptr) {
-      if (sub->Validate(value)) continue;
+      if (Satisfies(*sub, value)) continue;
       AppendSubschemaDetails(*sub, value, entry.get());
     } else {
       DetailsArray missing;
@@ -279,7 +293,7 @@ BsonDoc ItemsError(const Schema& schema, const Keyword& keyword, const SchemaVal
     array.Init(&element);
     for (size_t i = 0; i < keyword.num_subschemas() && bson_iter_next(&element); ++i) {
       const Schema& sub = *keyword.subschema(i);
-      if (sub.Validate(SchemaValue::Element(&element))) continue;
+      if (Satisfies(sub, SchemaValue::Element(&element))) continue;
       BsonDoc entry;
       BSON_APPEND_INT32(entry.get(), "itemIndex", static_cast<int32_t>(i));
       AppendSubschemaDetails(sub, SchemaValue::Element(&element), entry.get());
@@ -312,7 +326,7 @@ BsonDoc ItemsError(const Schema& schema, const Keyword& keyword, const SchemaVal
                                       : "At least one additional item did not match the sub-schema");
   array.Init(&element);
   for (size_t i = 0; bson_iter_next(&element); ++i) {
-    if (i < start || sub.Validate(SchemaValue::Element(&element))) continue;
+    if (i < start || Satisfies(sub, SchemaValue::Element(&element))) continue;
     BSON_APPEND_INT32(out.get(), "itemIndex", static_cast<int32_t>(i));
     AppendSubschemaDetails(sub, SchemaValue::Element(&element), out.get());
     break;
@@ -394,7 +408,7 @@ DetailsArray RuleErrors(const Schema& schema, const SchemaValue& value) {
   DetailsArray rules;
   for (size_t i = 0; i < schema.num_keywords(); ++i) {
     const Keyword& keyword = schema.keyword(i);
-    if (!keyword.Validate(value)) AppendKeywordError(schema, keyword, value, &rules);
+    if (!Satisfies(keyword, value)) AppendKeywordError(schema, keyword, value, &rules);
   }
   return rules;
 }

@@ -51,7 +51,7 @@ bool BitTestMatchExpression::TestBinary(const uint8_t* data, uint32_t length) co
   return !any;
 }
 
-bool BitTestMatchExpression::MatchesSingleElement(const bson_iter_t* value) const {
+bool BitTestMatchExpression::MatchesSingleElement(const bson_iter_t* value, Status*) const {
   if (value == nullptr) return false;
   switch (bson_iter_type(value)) {
     case BSON_TYPE_BINARY: {

@@ -22,7 +22,7 @@ bool IsNaN(const bson_iter_t* it) {
 
 }  // namespace
 
-bool ComparisonMatchExpression::MatchesSingleElement(const bson_iter_t* value) const {
+bool ComparisonMatchExpression::MatchesSingleElement(const bson_iter_t* value, Status*) const {
   const MatchKind k = kind();
   const bson_iter_t rhs = rhs_.iter();
   const bson_type_t rhs_type = bson_iter_type(&rhs);

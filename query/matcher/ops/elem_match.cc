@@ -25,34 +25,36 @@ bool FirstAcceptedElement(const bson_iter_t* value, Accepts accepts, std::string
 
 }  // namespace
 
-bool ElemMatchObjectMatchExpression::MatchesSingleElement(const bson_iter_t* value) const {
-  return MatchesSingleElementRecording(value, nullptr);
+bool ElemMatchObjectMatchExpression::MatchesSingleElement(const bson_iter_t* value,
+                                                          Status* error) const {
+  return MatchesSingleElementRecording(value, nullptr, error);
 }
 
+// Both forms stop at the first element that matches or fails (MatchesSingleElement's contract).
 bool ElemMatchObjectMatchExpression::MatchesSingleElementRecording(const bson_iter_t* value,
-                                                                   MatchDetails* details) const {
+                                                                   MatchDetails* details,
+                                                                   Status* error) const {
   std::string_view key;
-  auto accepts = [this](const bson_iter_t* it) {
+  auto accepts = [this, error](const bson_iter_t* it) {
     return (BSON_ITER_HOLDS_DOCUMENT(it) || BSON_ITER_HOLDS_ARRAY(it)) &&
-           sub_->Matches(IterDocument(it));
+           (sub_->Matches(IterDocument(it), error) || !error->ok());
   };
   if (!FirstAcceptedElement(value, accepts, &key)) return false;
   if (details != nullptr) details->elem_match_key = std::string(key);
   return true;
 }
 
-bool ElemMatchValueMatchExpression::MatchesSingleElement(const bson_iter_t* value) const {
-  return MatchesSingleElementRecording(value, nullptr);
+bool ElemMatchValueMatchExpression::MatchesSingleElement(const bson_iter_t* value,
+                                                         Status* error) const {
+  return MatchesSingleElementRecording(value, nullptr, error);
 }
 
 bool ElemMatchValueMatchExpression::MatchesSingleElementRecording(const bson_iter_t* value,
-                                                                  MatchDetails* details) const {
+                                                                  MatchDetails* details,
+                                                                  Status* error) const {
   std::string_view key;
-  auto accepts = [this](const bson_iter_t* it) {
-    for (const auto& sub : subs_) {
-      if (!sub->MatchesSingleElement(it)) return false;
-    }
-    return true;
+  auto accepts = [this, error](const bson_iter_t* it) {
+    return AllMatchSingleElement(subs_, it, error);
   };
   if (!FirstAcceptedElement(value, accepts, &key)) return false;
   if (details != nullptr) details->elem_match_key = std::string(key);

@@ -2,9 +2,8 @@
 // against the document is truthy ({$expr: {$gt: ["$a", "$b"]}}). Top-level only (the table in
 // parse_filter.cc says so). It reads the command's `let` variables and $$NOW through the
 // ExpressionContext that Matcher::Parse was given, installed for the parse on this thread by
-// ExpressionContextScope. An evaluation error cannot travel through MatchExpression::Matches
-// (a bool), so it is recorded in the ExprErrorSink a caller of Matcher::MatchesChecked installs,
-// and the document does not match.
+// ExpressionContextScope. An evaluation error is the match's outcome: it travels up through
+// MatchExpression::Matches's error argument to Matcher::Matches's Result, never as a non-match.
 #include "query/expression/expression.h"
 #include "query/matcher/match_expression.h"
 #include "query/matcher/parse_internal.h"
@@ -16,7 +15,6 @@ namespace internal {
 namespace {
 
 thread_local const std::shared_ptr<const ExpressionContext>* current_context = nullptr;
-thread_local Status* current_error = nullptr;
 
 }  // namespace
 
@@ -34,10 +32,6 @@ const StringComparator* CurrentCollator() {
              : nullptr;
 }
 
-ExprErrorSink::ExprErrorSink() : previous_(current_error) { current_error = &error_; }
-
-ExprErrorSink::~ExprErrorSink() { current_error = previous_; }
-
 }  // namespace internal
 
 namespace {
@@ -47,21 +41,19 @@ class ExprMatchExpression final : public MatchExpression {
   ExprMatchExpression(ExpressionPtr expr, size_t num_slots)
       : MatchExpression(MatchKind::kExpr), expr_(std::move(expr)), num_slots_(num_slots) {}
 
-  bool Matches(BsonView doc) const override {
+  bool Matches(BsonView doc, Status* error) const override {
     Variables vars(num_slots_);
     vars.SetRoot(doc);
     Result<Value> value = expr_->Evaluate(&vars);
     if (!value.ok()) {
-      if (internal::current_error != nullptr && internal::current_error->ok()) {
-        *internal::current_error = value.status();
-      }
+      *error = value.status();
       return false;
     }
     return value->Truthy();
   }
 
   // $expr only applies to whole documents.
-  bool MatchesSingleElement(const bson_iter_t*) const override { return false; }
+  bool MatchesSingleElement(const bson_iter_t*, Status*) const override { return false; }
 
  private:
   ExpressionPtr expr_;

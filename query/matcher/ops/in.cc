@@ -22,7 +22,7 @@ int Compare(const BsonElement& a, const BsonElement& b, const StringComparator* 
 InMatchExpression::InMatchExpression(std::string_view path, std::vector<BsonElement> equalities,
                                      std::vector<std::unique_ptr<RegexMatchExpression>> regexes,
                                      const StringComparator* collator)
-    : PathMatchExpression(MatchKind::kIn, path, LeafArrays::kTraverse),
+    : FalliblePathMatchExpression(MatchKind::kIn, path, LeafArrays::kTraverse),
       equalities_(std::move(equalities)),
       regexes_(std::move(regexes)),
       collator_(collator) {
@@ -42,7 +42,7 @@ InMatchExpression::InMatchExpression(std::string_view path, std::vector<BsonElem
   }
 }
 
-bool InMatchExpression::MatchesSingleElement(const bson_iter_t* value) const {
+bool InMatchExpression::MatchesSingleElement(const bson_iter_t* value, Status* error) const {
   // A null in the list gives $in the semantics of {$eq: null}: missing and undefined match too.
   if (value == nullptr || BSON_ITER_HOLDS_UNDEFINED(value)) {
     if (has_null_) return true;
@@ -58,7 +58,7 @@ bool InMatchExpression::MatchesSingleElement(const bson_iter_t* value) const {
     if (CompareValues(&found, value, collator_) == 0) return true;
   }
   for (const auto& regex : regexes_) {
-    if (regex->MatchesSingleElement(value)) return true;
+    if (regex->MatchesSingleElement(value, error)) return true;  // matched, or failed
   }
   return false;
 }

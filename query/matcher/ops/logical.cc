@@ -7,33 +7,38 @@
 
 namespace cairn::query {
 
-bool ListMatchExpression::Matches(BsonView doc) const {
+// A child that errs returns false with *error set: $and stops there, $or and $nor stop at the
+// first false that carries an error (MongoDB throws from the child).
+bool ListMatchExpression::Matches(BsonView doc, Status* error) const {
   switch (kind()) {
     case MatchKind::kAnd:
       for (const auto& c : children_) {
-        if (!c->Matches(doc)) return false;
+        if (!c->Matches(doc, error)) return false;
       }
       return true;
     case MatchKind::kOr:
       for (const auto& c : children_) {
-        if (c->Matches(doc)) return true;
+        if (c->Matches(doc, error)) return true;
+        if (!error->ok()) return false;
       }
       return false;
     default:  // kNor
       for (const auto& c : children_) {
-        if (c->Matches(doc)) return false;
+        if (c->Matches(doc, error)) return false;
+        if (!error->ok()) return false;
       }
       return true;
   }
 }
 
-bool ListMatchExpression::MatchesRecording(BsonView doc, MatchDetails* details) const {
+bool ListMatchExpression::MatchesRecording(BsonView doc, MatchDetails* details,
+                                           Status* error) const {
   if (kind() == MatchKind::kOr && children_.size() == 1) {
-    return children_[0]->MatchesRecording(doc, details);
+    return children_[0]->MatchesRecording(doc, details, error);
   }
-  if (kind() != MatchKind::kAnd) return Matches(doc);
+  if (kind() != MatchKind::kAnd) return Matches(doc, error);
   for (const auto& c : children_) {
-    if (!c->MatchesRecording(doc, details)) {
+    if (!c->MatchesRecording(doc, details, error)) {
       details->elem_match_key.reset();
       return false;
     }
@@ -41,21 +46,29 @@ bool ListMatchExpression::MatchesRecording(BsonView doc, MatchDetails* details) 
   return true;
 }
 
-bool ListMatchExpression::MatchesSingleElement(const bson_iter_t* value) const {
+bool AllMatchSingleElement(const std::vector<MatchExpressionPtr>& tests, const bson_iter_t* value,
+                           Status* error) {
+  for (const auto& t : tests) {
+    if (!t->MatchesSingleElement(value, error)) return false;
+    if (!error->ok()) return true;
+  }
+  return true;
+}
+
+// MatchesSingleElement's contract: a child that fails answers true with *error set, and so
+// does this node, at once.
+bool ListMatchExpression::MatchesSingleElement(const bson_iter_t* value, Status* error) const {
   switch (kind()) {
     case MatchKind::kAnd:
-      for (const auto& c : children_) {
-        if (!c->MatchesSingleElement(value)) return false;
-      }
-      return true;
+      return AllMatchSingleElement(children_, value, error);
     case MatchKind::kOr:
       for (const auto& c : children_) {
-        if (c->MatchesSingleElement(value)) return true;
+        if (c->MatchesSingleElement(value, error)) return true;
       }
       return false;
     default:  // kNor
       for (const auto& c : children_) {
-        if (c->MatchesSingleElement(value)) return false;
+        if (c->MatchesSingleElement(value, error)) return !error->ok();
       }
       return true;
   }

@@ -21,7 +21,7 @@ bool TruncToInt64(double d, int64_t* out) {
 
 }  // namespace
 
-bool ModMatchExpression::MatchesSingleElement(const bson_iter_t* value) const {
+bool ModMatchExpression::MatchesSingleElement(const bson_iter_t* value, Status*) const {
   if (value == nullptr) return false;
   int64_t dividend = 0;
   switch (bson_iter_type(value)) {

@@ -1,6 +1,9 @@
 // $regex and $options, and regex values used as predicates ({a: /x/i}, $not: /x/, inside $in
 // and $all): parsing with MongoDB's rules and errors (parseRegexDocument, RegexMatchExpression)
-// and RegexMatchExpression's test. Patterns compile once here, at parse time.
+// and RegexMatchExpression's test. Patterns compile once here, at parse time. A search PCRE2
+// ends with an error (its match limit, a subject that is not UTF-8) is the match's error, 51156
+// "Error occurred while executing the regular expression in $regex. Result code: <PCRE2's
+// message>", never a non-match.
 #include <string>
 
 #include "query/matcher/match_expression.h"
@@ -8,15 +11,15 @@
 
 namespace cairn::query {
 
-bool RegexMatchExpression::MatchesSingleElement(const bson_iter_t* value) const {
+bool RegexMatchExpression::MatchesSingleElement(const bson_iter_t* value, Status* error) const {
   if (value == nullptr) return false;
   switch (bson_iter_type(value)) {
     case BSON_TYPE_UTF8:
-      return regex_.Matches(IterUtf8(value));
+      return internal::FilterRegexSearch(regex_, IterUtf8(value), error);
     case BSON_TYPE_SYMBOL: {
       uint32_t length = 0;
       const char* symbol = bson_iter_symbol(value, &length);
-      return regex_.Matches(std::string_view(symbol, length));
+      return internal::FilterRegexSearch(regex_, std::string_view(symbol, length), error);
     }
     case BSON_TYPE_REGEX: {
       const char* options = nullptr;
@@ -36,6 +39,13 @@ constexpr std::string_view kRegexOp = "$regex";
 constexpr std::string_view kOptionsOp = "$options";
 
 }  // namespace
+
+bool FilterRegexSearch(const Regex& regex, std::string_view subject, Status* error) {
+  if (regex.Search(subject, error)) return true;
+  if (error->ok()) return false;
+  *error = Regex::ExecutionError(kRegexOp, *error);
+  return true;
+}
 
 Result<std::unique_ptr<RegexMatchExpression>> MakeRegex(std::string_view path,
                                                         std::string_view pattern,

@@ -5,7 +5,7 @@
 
 namespace cairn::query {
 
-bool SizeMatchExpression::MatchesSingleElement(const bson_iter_t* value) const {
+bool SizeMatchExpression::MatchesSingleElement(const bson_iter_t* value, Status*) const {
   if (value == nullptr || !BSON_ITER_HOLDS_ARRAY(value)) return false;
   bson_iter_t it;
   if (!bson_iter_recurse(value, &it)) return false;

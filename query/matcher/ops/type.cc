@@ -18,7 +18,7 @@ bool MatcherTypeSet::Has(bson_type_t type) const {
   return types[static_cast<uint8_t>(type)];
 }
 
-bool TypeMatchExpression::MatchesSingleElement(const bson_iter_t* value) const {
+bool TypeMatchExpression::MatchesSingleElement(const bson_iter_t* value, Status*) const {
   return value != nullptr && types_.Has(bson_iter_type(value));  // no type names "missing"
 }
 

@@ -40,9 +40,14 @@ class Rounder {
   // The rounder named `granularity`, or 40257.
   static Result<Rounder> Find(std::string_view granularity);
 
+  // MongoDB's scaling loops never end for two inputs they accept: Infinity (the multiplier
+  // grows to infinity and stays there) and numbers below ~1e-322, where the multiplier, divided
+  // by ten again and again, underflows to 0 and then never grows back (0 * 10 == 0). Here
+  // Infinity rounds to itself, and a number below every scaled series value rounds up to the
+  // smallest one and down to 0.
   Value RoundUp(const Value& value) const {
     double number = NumberAsDouble(value);
-    if (number == 0.0) return value;
+    if (number == 0.0 || std::isinf(number)) return value;
     if (series_.empty()) {
       if (value.type() == BSON_TYPE_DOUBLE || value.type() == BSON_TYPE_DECIMAL128) {
         return PowerOfTwo(value, static_cast<int>(std::floor(std::log2(number)) + 1.0));
@@ -54,6 +59,7 @@ class Rounder {
     while (number < series_.front() * multiplier) {
       double previous_min = series_.front() * multiplier;
       multiplier /= 10.0;
+      // Also ends the loop once the multiplier underflows to 0 (0 <= number).
       if (number >= series_.back() * multiplier) return Numeric(value, previous_min);
     }
     auto it = std::upper_bound(series_.begin(), series_.end(), number,
@@ -63,7 +69,7 @@ class Rounder {
 
   Value RoundDown(const Value& value) const {
     double number = NumberAsDouble(value);
-    if (number == 0.0) return value;
+    if (number == 0.0 || std::isinf(number)) return value;
     if (series_.empty()) {
       if (value.type() == BSON_TYPE_DOUBLE || value.type() == BSON_TYPE_DECIMAL128) {
         return PowerOfTwo(value, static_cast<int>(std::ceil(std::log2(number)) - 1.0));
@@ -73,7 +79,8 @@ class Rounder {
       return PowerOfTwo(value, leading + trailing == 63 ? 63 - leading - 1 : 63 - leading);
     }
     double multiplier = 1.0;
-    while (number <= series_.front() * multiplier) multiplier /= 10.0;
+    while (number <= series_.front() * multiplier && multiplier > 0.0) multiplier /= 10.0;
+    if (multiplier == 0.0) return Numeric(value, 0.0);
     while (number > series_.back() * multiplier) {
       double previous_max = series_.back() * multiplier;
       multiplier *= 10.0;

@@ -1,6 +1,6 @@
 // Helpers the blocking stages that replay their input share ($facet, $bucketAuto, $unionWith):
 // a DocumentSource over documents already held in memory (served as views, no copy per read), and
-// the 16 MiB check of a document a stage builds (BSONObjectTooLarge, as MongoDB reports a result
+// the size check of a document a stage builds (BSONObjectTooLarge, as MongoDB reports a result
 // document it cannot serialize).
 #pragma once
 
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/bson_doc.h"
+#include "common/bson_validate.h"
 #include "common/status.h"
 #include "query/pipeline/document_source.h"
 
@@ -27,13 +28,11 @@ class ViewSource final : public DocumentSource {
   size_t next_ = 0;
 };
 
-// OK while `doc` fits a user document (16 MiB); else MongoDB's BSONObjectTooLarge (10334).
+// OK while `doc` fits a result document (16 MiB + 16 KiB, mongod's BSONObjMaxInternalSize, the
+// bound the message names); else mongod's BSONObjectTooLarge (10334).
 inline Status CheckDocumentSize(const bson_t* doc) {
-  if (doc->len <= static_cast<uint32_t>(kMaxBsonObjectSize)) return Status::OK();
-  return Status(ErrorCode::kBSONObjectTooLarge,
-                "BSONObj size: " + std::to_string(doc->len) +
-                    " is invalid. Size must be between 0 and " +
-                    std::to_string(kMaxBsonObjectSize) + "(16MB)");
+  if (doc->len <= static_cast<uint32_t>(kMaxInternalBsonObjectSize)) return Status::OK();
+  return ObjectTooLarge(doc->len, bson_get_data(doc), doc->len);
 }
 
 // What a blocking stage that holds its whole input reports past PipelineOptions::max_memory_bytes

@@ -6,7 +6,8 @@
 // (a blocking $group in a facet must not see a batch end as the end of input); Cairn's
 // DocumentSource has no such state, so the buffer is whole and counted against
 // PipelineOptions::max_memory_bytes (292 past it, where MongoDB would still run).
-// The result document is capped at 16 MiB (BSONObjectTooLarge, 10334): Cairn documents are BSON
+// The result document is capped at 16 MiB + 16 KiB as every result document (BSONObjectTooLarge,
+// 10334, mongod's message: common/bson_validate.h's ObjectTooLarge): Cairn documents are BSON
 // throughout, so it could not be returned, while MongoDB lets a following stage shrink a result
 // of up to 100 MB (4031700) first.
 //
@@ -91,7 +92,7 @@ class FacetExecutor final : public ChildSource {
         bson_t doc = exec->document().AsBson();
         bson_append_document(&results, key, static_cast<int>(key_length), &doc);
         // The parent's length is only final at the end; the array's own size bounds it.
-        if (results.len + out_.get()->len > static_cast<uint32_t>(kMaxBsonObjectSize)) {
+        if (results.len + out_.get()->len > static_cast<uint32_t>(kMaxInternalBsonObjectSize)) {
           bson_append_array_end(out_.get(), &results);
           return CheckDocumentSize(out_.get());
         }
@@ -204,6 +205,9 @@ Result<StagePtr> ParseFacet(const bson_iter_t* spec, const PipelineOptions& opti
   std::vector<Facet> facets;
   PipelineOptions sub_options = options;
   sub_options.stats = nullptr;  // explain counts top-level stages only
+  // Its output is this stage's one document (checked as such); MongoDB's $facet shares its
+  // expression context, so it adds no sub-pipeline level.
+  sub_options.checks_output = false;
   owned.view().Init(&it);
   while (bson_iter_next(&it)) {
     BsonView array = IterDocument(&it);

@@ -19,13 +19,14 @@
 // foreign side of the join (PushDownMatch). An IndexedLoopJoin on the foreign `_id` is a point
 // lookup per input document. Under explain, each top-level stage counts its strategy and what it
 // read (explain_stats.h). Limits: matches over 100 MiB fail with 4568; an output document
-// over 16 MiB fails with BSONObjectTooLarge (10334).
+// over 16 MiB + 16 KiB (as every result document) fails with BSONObjectTooLarge (10334).
 #include <deque>
 #include <map>
 #include <optional>
 #include <set>
 
 #include "common/bson_compare.h"
+#include "common/bson_validate.h"
 #include "query/expression/expression.h"
 #include "query/matcher/matcher.h"
 #include "query/pipeline/explain_stats.h"
@@ -250,11 +251,8 @@ class LookupExecutor final : public ChildSource {
   }
 
   bool CheckSize() {
-    if (out_.get()->len > static_cast<uint32_t>(kMaxBsonObjectSize)) {
-      return Fail(Status(ErrorCode::kBSONObjectTooLarge,
-                         "BSONObj size: " + std::to_string(out_.get()->len) +
-                             " is invalid. Size must be between 0 and " +
-                             std::to_string(kMaxBsonObjectSize) + "(16MB)"));
+    if (out_.get()->len > static_cast<uint32_t>(kMaxInternalBsonObjectSize)) {
+      return Fail(ObjectTooLarge(out_.get()->len, bson_get_data(out_.get()), out_.get()->len));
     }
     return true;
   }
@@ -452,8 +450,9 @@ class LookupExecutor final : public ChildSource {
                                spec_->options.foreign->ReadById(spec_->from, &value, &probed_));
         Count(nullptr, /*keys=*/1, /*docs=*/found ? 1 : 0);
         if (found && spec_->foreign_matcher != nullptr) {
-          found = spec_->foreign_matcher->Matches(
-              BsonView(reinterpret_cast<const uint8_t*>(probed_.data()), probed_.size()));
+          CAIRN_ASSIGN_OR_RETURN(found, spec_->foreign_matcher->Matches(BsonView(
+                                            reinterpret_cast<const uint8_t*>(probed_.data()),
+                                            probed_.size())));
         }
         if (found) {
           owned->emplace_back(
@@ -579,10 +578,11 @@ Result<StagePtr> ParseLookup(const bson_iter_t* spec, const PipelineOptions& opt
                       std::string(BsonTypeName(bson_iter_type(spec))));
   }
   auto lookup = std::make_shared<LookupSpec>();
-  lookup->options = options;
-  // Explain counts this stage; its sub-pipelines (parsed with these options) are not counted.
+  // One sub-pipeline level deeper (232 past 20), as MongoDB's $lookup copies its expression
+  // context for the foreign side whether or not it has a pipeline. Explain counts this stage;
+  // its sub-pipelines (parsed with these options) are not counted.
+  CAIRN_ASSIGN_OR_RETURN(lookup->options, SubPipelineOptions(options));
   if (options.stats != nullptr) lookup->stats = &options.stats->lookups.emplace_back();
-  lookup->options.stats = nullptr;
   if (lookup->options.expression_context == nullptr) {
     lookup->options.expression_context = ExpressionContext::Make();
   }

@@ -28,7 +28,7 @@ class MatchExecutor final : public ChildSource {
 
   bool Next() override {
     while (child_->Next()) {
-      Result<bool> matched = stage_.matcher()->MatchesChecked(child_->document());
+      Result<bool> matched = stage_.matcher()->Matches(child_->document());
       if (!matched.ok()) return Fail(matched.status());  // a $expr evaluation error
       if (*matched) return true;
     }

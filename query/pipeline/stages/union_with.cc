@@ -159,8 +159,7 @@ Result<StagePtr> ParseUnionWith(const bson_iter_t* spec, const PipelineOptions& 
     if (!coll.has_value()) CAIRN_RETURN_IF_ERROR(CheckCollectionless(pipeline));
   }
   BsonView array = pipeline.value_or(BsonView());  // {} reads as the empty array
-  PipelineOptions sub_options = options;
-  sub_options.stats = nullptr;  // explain counts top-level stages only
+  CAIRN_ASSIGN_OR_RETURN(PipelineOptions sub_options, SubPipelineOptions(options));
   CAIRN_ASSIGN_OR_RETURN(Pipeline parsed, Pipeline::Parse(array, sub_options));
   CAIRN_RETURN_IF_ERROR(CheckSubPipelineStages(array));
   return StagePtr(std::make_shared<UnionWithStage>(std::move(coll), std::move(holder),

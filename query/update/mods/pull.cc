@@ -45,18 +45,28 @@ class PullModifier final : public Modifier {
 
   Result<bool> UpdateExisting(ApplyContext& ctx, ElementRef element,
                               std::string_view path) const override {
-    return RemoveArrayElements(ctx, element, [this](const bson_iter_t* it) { return Matches(it); });
+    // A condition's $expr that fails fails the update (the first error is kept).
+    Status error;
+    Result<bool> removed = RemoveArrayElements(ctx, element, [&](const bson_iter_t* it) {
+      if (!error.ok()) return false;
+      Result<bool> matches = Matches(it);
+      if (!matches.ok()) error = matches.status();
+      return matches.ok() && *matches;
+    });
+    if (!error.ok()) return error;
+    return removed;
   }
 
  private:
-  bool Matches(const bson_iter_t* element) const {
+  Result<bool> Matches(const bson_iter_t* element) const {
     switch (kind_) {
       case Kind::kObject:
-        return BSON_ITER_HOLDS_DOCUMENT(element) && matcher_->Matches(IterDocument(element));
+        if (!BSON_ITER_HOLDS_DOCUMENT(element)) return false;
+        return matcher_->Matches(IterDocument(element));
       case Kind::kWrapped: {
         bson_t wrapped = BSON_INITIALIZER;
         bson_append_iter(&wrapped, kWrapKey, -1, element);
-        bool matches = matcher_->Matches(BsonView(&wrapped));
+        Result<bool> matches = matcher_->Matches(BsonView(&wrapped));
         bson_destroy(&wrapped);
         return matches;
       }

@@ -227,3 +227,39 @@ test('8 clients racing to insert the same _id: exactly one wins, the rest get 11
     await Promise.all(clients.map((cl) => cl.close()));
   }
 });
+
+test('a transaction on a standalone is refused as mongod refuses it, and leaves nothing written', async () => {
+  const c = db.collection('txn');
+  await c.insertOne({ _id: 'before' });
+  const session = client.startSession();
+  try {
+    session.startTransaction();
+    // The server answers IllegalOperation 20 "Transaction numbers are only allowed on a replica
+    // set member or mongos"; the driver turns that answer into its retryWrites advice, exactly
+    // as it does against a standalone mongod.
+    await assert.rejects(c.insertOne({ _id: 'inside' }, { session }),
+      /This MongoDB deployment does not support retryable writes/);
+    await session.abortTransaction().catch(() => {});
+  } finally {
+    await session.endSession();
+  }
+  // withTransaction too: the callback's write fails, and nothing stays applied.
+  const other = client.startSession();
+  try {
+    await assert.rejects(other.withTransaction(async () => {
+      await c.insertOne({ _id: 'callback' }, { session: other });
+    }), /This MongoDB deployment does not support retryable writes/);
+  } finally {
+    await other.endSession();
+  }
+  assert.deepEqual(await c.find().toArray(), [{ _id: 'before' }]);
+});
+
+test('a change stream on a standalone is refused with 40573', async () => {
+  const stream = db.collection('txn').watch();
+  await expectServerError(stream.next(), {
+    code: 40573,
+    message: 'The $changeStream stage is only supported on replica sets',
+  });
+  await stream.close();
+});

@@ -325,6 +325,21 @@ def recv_message(sock):
     return Reply(length, request_id, response_to, opcode, payload, head + payload)
 
 
+def exchange(sock, message, shutdown_write=False):
+    """Sends `message` on `sock` and returns the Reply, or "closed" when the server closes the
+    connection instead (before or after reading it); socket.timeout when neither happens."""
+    try:
+        sock.sendall(message)
+        if shutdown_write:
+            sock.shutdown(socket.SHUT_WR)
+    except (BrokenPipeError, ConnectionResetError):
+        return "closed"
+    try:
+        return recv_message(sock)
+    except (Closed, ConnectionResetError, BrokenPipeError):
+        return "closed"
+
+
 def connect_raw(port, timeout=5.0):
     sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)

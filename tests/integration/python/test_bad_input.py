@@ -10,9 +10,9 @@ import socket
 import struct
 import unittest
 
-from harness import (CHECKSUM_PRESENT, MORE_TO_COME, OP_MSG, OP_REPLY, Closed, ServerTestCase,
-                     command, connect_raw, crc32c, encode, header, next_request_id, op_msg, op_query,
-                     recv_message)
+from harness import (CHECKSUM_PRESENT, MORE_TO_COME, OP_MSG, OP_REPLY, ServerTestCase,
+                     command, connect_raw, crc32c, encode, exchange, header, next_request_id, op_msg,
+                     op_query, recv_message)
 
 REPLY_TIMEOUT = 5.0
 # Codes a server may reasonably use for a message it cannot parse, besides the specific one.
@@ -54,17 +54,11 @@ class BadInputTest(ServerTestCase):
         sock = connect_raw(self.server.port, timeout=REPLY_TIMEOUT)
         try:
             try:
-                sock.sendall(message)
-                if shutdown_write:
-                    sock.shutdown(socket.SHUT_WR)
-            except (BrokenPipeError, ConnectionResetError):
-                return "closed"
-            try:
-                reply = recv_message(sock)
-            except (Closed, ConnectionResetError, BrokenPipeError):
-                return "closed"
+                reply = exchange(sock, message, shutdown_write)
             except socket.timeout:
                 self.fail("the server neither answered nor closed the connection within %gs" % REPLY_TIMEOUT)
+            if reply == "closed":
+                return reply
             doc = reply.doc or {}
             self.assertTrue(doc.get("ok") == 0 or "$err" in doc, "expected an error reply, got %r" % (doc,))
             self.assertIsInstance(doc.get("code"), int, doc)

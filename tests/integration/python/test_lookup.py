@@ -125,6 +125,10 @@ class LookupTest(ServerTestCase):
         with self.assertRaises(OperationFailure) as ctx:
             list(self.db.refs.aggregate([join]))
         self.assertEqual(ctx.exception.code, 10334)
+        # mongod's whole message: size in decimal and hex, the limit, the first element.
+        self.assertRegex(ctx.exception.details["errmsg"],
+                         r"BSONObj size: (\d+) \(0x[0-9A-F]+\) is invalid\. Size must be between 0 "
+                         r"and 16793600\(16MB\) First element: _id: 1$")
         out = list(self.db.refs.aggregate([join, {"$unwind": "$b"}, {"$project": {"_id": 1}}]))
         self.assertEqual(len(out), 17)
 

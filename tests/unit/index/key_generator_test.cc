@@ -160,6 +160,28 @@ TEST(IndexDescriptorTest, ShouldKeyOnlyDocumentsMatchingThePartialFilter) {
   EXPECT_FALSE((*descriptor)->unique());
 }
 
+TEST(IndexDescriptorTest, ShouldFailTheKeysOfADocumentThePartialFilterFailsOn) {
+  // (a+)+$ exhausts PCRE2's match limit over 25 a's and "!c": the write that needs the keys
+  // fails with the filter's error (51156) rather than leaving the document out of the index.
+  BsonDoc spec = BsonDoc::FromJson(
+      R"({"v": 2, "key": {"a": 1}, "name": "a_1", "partialFilterExpression":
+          {"s": {"$in": [{"$regularExpression": {"pattern": "(a+)+$|c", "options": ""}}]}}})");
+  auto descriptor = IndexDescriptor::Make(spec.view());
+  ASSERT_TRUE(descriptor.ok()) << descriptor.status().ToString();
+  KeySet keys;
+  MultikeyPaths multikey;
+  ASSERT_TRUE((*descriptor)->GetKeys(BsonDoc::FromJson(R"({"a": 1, "s": "aaaa!c"})").view(),
+                                     &keys, &multikey).ok());
+  EXPECT_EQ(keys.size(), 1u);
+  Status failed = (*descriptor)->GetKeys(
+      BsonDoc::FromJson(R"({"a": 1, "s": "aaaaaaaaaaaaaaaaaaaaaaaaa!c"})").view(), &keys,
+      &multikey);
+  EXPECT_EQ(failed.code(), ErrorCode::kLocation51156);
+  EXPECT_EQ(failed.reason(),
+            "Error occurred while executing the regular expression in $regex. Result code: match "
+            "limit exceeded");
+}
+
 TEST(IndexDescriptorTest, ShouldReadOptionsFromTheStoredSpec) {
   BsonDoc spec = BsonDoc::FromJson(
       R"({"v": 2, "unique": true, "hidden": true, "key": {"a.b": -1}, "name": "x",

@@ -190,6 +190,13 @@ TEST(PlannerTest, ShouldDecideWhetherAQueryImpliesAPartialFilter) {
       {R"({"a": 1})", R"({"$or": [{"a": 1}, {"b": 1}]})", true},
       {R"({"a": 1})", R"({"a": 1, "b": 1})", false},
       {R"({"a": "s"})", R"({"a": {"$type": "string"}})", true},
+      {R"({"a": "xc"})", R"({"a": {"$in": [{"$regularExpression": {"pattern": "c$",
+                                                                  "options": ""}}]}})",
+       true},
+      // A regex PCRE2 stops with an error (its match limit) proves nothing: not implied.
+      {R"({"a": "aaaaaaaaaaaaaaaaaaaaaaaaa!c"})",
+       R"({"a": {"$in": [{"$regularExpression": {"pattern": "(a+)+$|c", "options": ""}}]}})",
+       false},
   };
   for (const Case& c : cases) {
     query::Matcher q = query::Matcher::Parse(BsonDoc::FromJson(c.query).view()).value();

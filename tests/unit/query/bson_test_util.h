@@ -35,7 +35,9 @@ inline void ExpectError(const Status& status, int code, const char* message,
                         const std::string& context) {
   ASSERT_FALSE(status.ok()) << context;
   EXPECT_EQ(status.code_number(), code) << context << ": " << status.ToString();
-  if (message != nullptr) EXPECT_EQ(status.reason(), message) << context;
+  if (message != nullptr) {
+    EXPECT_EQ(status.reason(), message) << context;
+  }
 }
 
 }  // namespace cairn::query::testing

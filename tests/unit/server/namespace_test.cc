@@ -31,7 +31,9 @@ TEST(Namespace, ShouldFollowMongoDBsNamingRules) {
   for (const NameCase& c : cases) {
     Status status = ValidateCollectionName(c.db, c.collection);
     EXPECT_EQ(status.ok(), c.valid) << c.db << "." << c.collection << ": " << status.ToString();
-    if (!c.valid) EXPECT_EQ(status.code(), ErrorCode::kInvalidNamespace);
+    if (!c.valid) {
+      EXPECT_EQ(status.code(), ErrorCode::kInvalidNamespace);
+    }
   }
 }
 

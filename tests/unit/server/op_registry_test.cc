@@ -58,7 +58,7 @@ TEST(OpRegistry, ShouldListARunningCommandWithItsNamespaceAndKind) {
     OpRegistry registry;
     ConnectionInfo connection = Connection(7);
     Request request(c.command, c.db);
-    OpScope running(registry, connection, request.request);
+    OpScope running(registry, connection, request.request, nullptr);
     auto ops = registry.Report({});
     ASSERT_EQ(ops.size(), 1u) << c.command;
     EXPECT_EQ(Field(ops[0], "type"), "op");
@@ -79,7 +79,7 @@ TEST(OpRegistry, ShouldListIdleConnectionsOnlyWhenAskedAndForgetClosedOnes) {
   ConnectionInfo idle = Connection(1);
   {
     Request ping(R"({"ping": 1})", "admin");
-    OpScope once(registry, idle, ping.request);
+    OpScope once(registry, idle, ping.request, nullptr);
   }
   EXPECT_TRUE(registry.Report({}).empty());
   OpRegistry::ReportOptions with_idle;
@@ -91,6 +91,36 @@ TEST(OpRegistry, ShouldListIdleConnectionsOnlyWhenAskedAndForgetClosedOnes) {
   EXPECT_EQ(Field(ops[0], "opid"), "<missing>");
   idle.op_entry.reset();  // the connection closed
   EXPECT_TRUE(registry.Report(with_idle).empty());
+}
+
+TEST(OpRegistry, ShouldKillTheRunningOperationWithThatOpid) {
+  OpRegistry registry;
+  ConnectionInfo first = Connection(1), second = Connection(2);
+  Request find(R"({"find": "orders"})", "shop"), ping(R"({"ping": 1})", "admin");
+  Interruptible find_op, ping_op;
+  OpScope running_find(registry, first, find.request, &find_op);
+  OpScope running_ping(registry, second, ping.request, &ping_op);
+  const int64_t find_opid = first.op_entry->opid;
+  EXPECT_FALSE(registry.Kill(find_opid + 100, ErrorCode::kInterrupted));
+  EXPECT_TRUE(registry.Kill(find_opid, ErrorCode::kInterrupted));
+  EXPECT_EQ(find_op.Check().code(), ErrorCode::kInterrupted);
+  EXPECT_TRUE(ping_op.Check().ok());
+  registry.KillAll(ErrorCode::kInterruptedAtShutdown);
+  EXPECT_EQ(ping_op.Check().code(), ErrorCode::kInterruptedAtShutdown);
+}
+
+TEST(OpRegistry, ShouldNotKillAnOperationThatHasEnded) {
+  OpRegistry registry;
+  ConnectionInfo connection = Connection(3);
+  Request find(R"({"find": "orders"})", "shop");
+  Interruptible op;
+  int64_t opid = 0;
+  {
+    OpScope running(registry, connection, find.request, &op);
+    opid = connection.op_entry->opid;
+  }
+  EXPECT_FALSE(registry.Kill(opid, ErrorCode::kInterrupted));
+  EXPECT_TRUE(op.Check().ok());
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/bson_doc.h"
+#include "common/bson_validate.h"
 #include "common/status.h"
 
 namespace cairn::server {

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/bson_validate.h"
+
 #include "common/bson_doc.h"
 
 namespace cairn::server {
@@ -30,13 +32,27 @@ TEST(ServerParameters, ShouldStartWithMongoDBsDefaults) {
             (std::vector<std::string_view>{
                 "internalDocumentSourceGroupMaxMemoryBytes",
                 "internalQueryCollectionMaxDataSizeBytesToChooseHashJoin",
-                "internalQueryMaxBlockingSortMemoryUsageBytes", "ttlMonitorEnabled",
-                "ttlMonitorSleepSecs"}));
+                "internalQueryMaxBlockingSortMemoryUsageBytes", "maxBSONDepth",
+                "ttlMonitorEnabled", "ttlMonitorSleepSecs"}));
   BsonDoc out;
   EXPECT_TRUE(AppendParameterValue(parameters, "ttlMonitorSleepSecs", "was", out.get()));
   EXPECT_TRUE(AppendParameterValue(parameters, "ttlMonitorEnabled", "e", out.get()));
   EXPECT_FALSE(AppendParameterValue(parameters, "nope", "x", out.get()));
   EXPECT_EQ(ToShellString(out.view()), "{ was: 60, e: true }");
+}
+
+TEST(ServerParameters, ShouldTakeMaxBsonDepthAtStartupOnly) {
+  ServerParameters parameters;
+  BsonDoc out;
+  EXPECT_TRUE(AppendParameterValue(parameters, "maxBSONDepth", "maxBSONDepth", out.get()));
+  EXPECT_EQ(ToShellString(out.view()), "{ maxBSONDepth: 200 }");
+  Status at_runtime = Set(&parameters, "maxBSONDepth", R"({"v": 50})");
+  EXPECT_EQ(at_runtime.code(), ErrorCode::kIllegalOperation);
+  EXPECT_EQ(at_runtime.reason(), "not allowed to change [maxBSONDepth] at runtime");
+  EXPECT_EQ(SetParameterFromString(&parameters, "maxBSONDepth=5").code(), ErrorCode::kBadValue);
+  EXPECT_TRUE(SetParameterFromString(&parameters, "maxBSONDepth=50").ok());
+  EXPECT_EQ(MaxBsonDepth(), 50);
+  EXPECT_TRUE(SetParameterFromString(&parameters, "maxBSONDepth=200").ok());
 }
 
 TEST(ServerParameters, ShouldCoerceAndValidateCommandValues) {

@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "common/bson_doc.h"
+#include "common/bson_validate.h"
 #include "wire/message.h"
 
 namespace cairn::wire::testing {

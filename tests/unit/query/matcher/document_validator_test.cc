@@ -126,7 +126,7 @@ TEST_P(ValidationDetailsTest, ShouldExplainAsMongoDB) {
   auto parsed = DocumentValidator::Make(validator.view(), ValidationLevel::kStrict,
                                         ValidationAction::kError);
   ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
-  ASSERT_FALSE((*parsed)->Matches(document.view()));
+  ASSERT_FALSE(*(*parsed)->Matches(document.view()));
   EXPECT_EQ(Canonical((*parsed)->ExplainFailure(document.view()).view()),
             Canonical(BsonDoc::FromJson(c.details).view()));
 }

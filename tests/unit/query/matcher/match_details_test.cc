@@ -27,8 +27,8 @@ TEST_P(MatchDetailsCases, ShouldRecordTheMatchedArrayIndexAsMongoDB) {
   ASSERT_TRUE(matcher.ok()) << matcher.status().ToString();
   MatchDetails details;
   details.elem_match_key = "stale";  // Matches resets it
-  ASSERT_TRUE(matcher->Matches(doc.view(), &details)) << c.name;
-  EXPECT_EQ(matcher->Matches(doc.view()), true);
+  ASSERT_TRUE(*matcher->Matches(doc.view(), &details)) << c.name;
+  EXPECT_EQ(*matcher->Matches(doc.view()), true);
   if (c.key == nullptr) {
     EXPECT_FALSE(details.elem_match_key.has_value()) << c.name << ": " << *details.elem_match_key;
   } else {
@@ -76,7 +76,7 @@ TEST(MatchDetails, ShouldClearTheKeyWhenTheDocumentDoesNotMatch) {
   Result<Matcher> matcher = Matcher::Parse(filter.view());
   ASSERT_TRUE(matcher.ok());
   MatchDetails details;
-  EXPECT_FALSE(matcher->Matches(doc.view(), &details));
+  EXPECT_FALSE(*matcher->Matches(doc.view(), &details));
   EXPECT_FALSE(details.elem_match_key.has_value());
 }
 

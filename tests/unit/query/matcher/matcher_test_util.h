@@ -63,7 +63,7 @@ inline void ExpectMatch(const MatchCase& c) {
   BsonDoc doc = BsonDoc::FromJson(c.doc);
   Result<Matcher> matcher = Matcher::Parse(filter.view());
   ASSERT_TRUE(matcher.ok()) << matcher.status().ToString();
-  EXPECT_EQ(matcher->Matches(doc.view()), c.matches);
+  EXPECT_EQ(*matcher->Matches(doc.view()), c.matches);
 }
 
 struct ErrorCase {

@@ -27,8 +27,8 @@ TEST(TextExpression, ShouldKeepItsArgumentsAndLeaveTheDecisionToTheTextSearch) {
   EXPECT_EQ((*text)->language(), "es");
   EXPECT_TRUE((*text)->case_sensitive());
   EXPECT_FALSE((*text)->diacritic_sensitive());
-  EXPECT_TRUE(matcher->Matches(BsonDoc::FromJson(R"({"a": 1})").view()));
-  EXPECT_FALSE(matcher->Matches(BsonDoc::FromJson(R"({"a": 2})").view()));
+  EXPECT_TRUE(*matcher->Matches(BsonDoc::FromJson(R"({"a": 1})").view()));
+  EXPECT_FALSE(*matcher->Matches(BsonDoc::FromJson(R"({"a": 2})").view()));
 }
 
 TEST(TextExpression, ShouldBeAllowedOnlyOnceAndNotUnderOrOrNor) {

@@ -29,7 +29,7 @@ class FakeCollections final : public ForeignCollections {
     auto found = collections.find(collection);
     if (found != collections.end()) {
       for (BsonDoc& doc : Docs(found->second)) {
-        if (filter == nullptr || filter->Matches(doc.view())) out.push_back(std::move(doc));
+        if (filter == nullptr || *filter->Matches(doc.view())) out.push_back(std::move(doc));
       }
     }
     return std::unique_ptr<DocumentSource>(std::make_unique<VectorSource>(std::move(out)));

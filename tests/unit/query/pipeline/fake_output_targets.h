@@ -58,7 +58,7 @@ class FakeMergeSink final : public MergeSink {
   Result<bool> Find(BsonView on_filter, BsonDoc* existing) override {
     CAIRN_ASSIGN_OR_RETURN(Matcher matcher, Matcher::Parse(on_filter));
     for (size_t i = 0; i < docs_->size(); ++i) {
-      if (matcher.Matches((*docs_)[i].view())) {
+      if (*matcher.Matches((*docs_)[i].view())) {
         *existing = (*docs_)[i].Clone();
         found_ = i;
         return true;
@@ -88,7 +88,7 @@ class FakeMergeSink final : public MergeSink {
       if (!complete) continue;
       CAIRN_ASSIGN_OR_RETURN(Matcher matcher, Matcher::Parse(filter.view()));
       for (const BsonDoc& other : *docs_) {
-        if (matcher.Matches(other.view())) {
+        if (*matcher.Matches(other.view())) {
           BsonDoc extra, pattern;
           for (const std::string& key : keys) BSON_APPEND_INT32(pattern.get(), key.c_str(), 1);
           bson_t pattern_bson = pattern.view().AsBson();

@@ -197,6 +197,9 @@ TEST(Lookup, ShouldFailWithBSONObjectTooLargePastSixteenMiBButWorkWhenUnwound) {
                    {R"({"l": 1})"}, foreign);
   ASSERT_FALSE(whole.ok());
   EXPECT_EQ(whole.status().code_number(), 10334);
+  EXPECT_EQ(whole.status().reason(),
+            "BSONObj size: 17826210 (0x11001A2) is invalid. Size must be between 0 and "
+            "16793600(16MB) First element: l: 1");
   auto unwound = RunJoin(
       R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "x"}}, {"$unwind": "$x"}])",
       {R"({"l": 1})"}, foreign);

@@ -176,7 +176,9 @@ TEST(MergeStage, ShouldRefuseToChangeTheIdOfAMatchedDocument) {
     Status status = RunWriting(&store, std::string(R"([{"$merge": )") + c.merge + "}]",
                                {R"({"_id": 9, "a": 1})"});
     EXPECT_EQ(status.code_number(), 66) << c.merge;
-    if (*c.reason != '\0') EXPECT_EQ(status.reason(), c.reason) << c.merge;
+    if (*c.reason != '\0') {
+      EXPECT_EQ(status.reason(), c.reason) << c.merge;
+    }
   }
 }
 

@@ -136,7 +136,9 @@ TEST_P(UnionWithErrors, ShouldAnswerMongoDBsError) {
   Result<std::vector<std::string>> out = RunWithCollections(row.pipeline, {}, Warehouses());
   ASSERT_FALSE(out.ok()) << row.pipeline;
   EXPECT_EQ(out.status().code_number(), row.code) << out.status().ToString();
-  if (row.reason[0] != '\0') EXPECT_EQ(out.status().reason(), row.reason);
+  if (row.reason[0] != '\0') {
+    EXPECT_EQ(out.status().reason(), row.reason);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(
