@@ -426,46 +426,61 @@ Status ObjectTooLarge(size_t size, const uint8_t* data, size_t available) {
   return Status(ErrorCode::kBSONObjectTooLarge, std::move(message));
 }
 
-Status CheckStorageDepth(BsonView document, StorageDepthCheck kind) {
-  const size_t limit = static_cast<size_t>(MaxStorageDepth());
-  // Each level of a non-empty nesting costs at least 7 bytes (type, name NUL, length, EOO) plus
-  // an element inside: a document this small cannot be too deep, and most documents are.
-  if (document.size() < 7 * (limit + 1) + 5) return Status::OK();
+int NestingDepth(BsonView document, int stop_above, EmptyLevels empty) {
   // Iterative walk over valid BSON (ValidateBson's or libbson's output): one end pointer per
-  // open level.
-  std::vector<const uint8_t*> ends;
-  ends.reserve(32);
+  // open level, the first 32 in place.
+  const uint8_t* inline_ends[32];
+  std::vector<const uint8_t*> more_ends;
+  size_t open = 0;
+  auto push = [&](const uint8_t* end) {
+    if (open < 32) {
+      inline_ends[open] = end;
+    } else {
+      more_ends.push_back(end);
+    }
+    ++open;
+  };
+  auto pop = [&] {
+    --open;
+    if (open >= 32) more_ends.pop_back();
+  };
   const uint8_t* p = document.data() + 4;
-  ends.push_back(document.data() + document.size());
-  while (!ends.empty()) {
+  push(document.data() + document.size());
+  int deepest = 1;
+  while (open > 0) {
     const uint8_t type = *p;
     if (type == 0) {
       ++p;
-      ends.pop_back();
+      pop();
       continue;
     }
     const uint8_t* value = p + 1 + std::strlen(reinterpret_cast<const char*>(p + 1)) + 1;
     if (type == 0x03 || type == 0x04) {
       const int32_t length = LoadI32(value);
-      if (length > 5) {  // an empty object or array adds no level
-        if (ends.size() >= limit) {
-          const std::string depth = std::to_string(limit);
-          return Status(ErrorCode::kOverflow,
-                        kind == StorageDepthCheck::kInsert
-                            ? "cannot insert document because it exceeds " + depth +
-                                  " levels of nesting"
-                            : "Document exceeds maximum nesting depth of " + depth);
-        }
-        ends.push_back(value + length);
+      if (length > 5 || empty == EmptyLevels::kCounted) {
+        if (static_cast<int>(open) + 1 > deepest) deepest = static_cast<int>(open) + 1;
+        if (deepest > stop_above) return deepest;
+        push(value + length);
         p = value + 4;
         continue;
       }
-      p = value + length;
-      continue;
     }
     p = value + ValueSize(type, value);
   }
-  return Status::OK();
+  return deepest;
+}
+
+Status CheckStorageDepth(BsonView document, StorageDepthCheck kind) {
+  const int limit = MaxStorageDepth();
+  // Each level of a non-empty nesting costs at least 7 bytes (type, name NUL, length, EOO) plus
+  // an element inside: a document this small cannot be too deep, and most documents are.
+  if (document.size() < 7 * static_cast<size_t>(limit + 1) + 5) return Status::OK();
+  if (NestingDepth(document, limit, EmptyLevels::kNotCounted) <= limit) return Status::OK();
+  const std::string depth = std::to_string(limit);
+  return Status(ErrorCode::kOverflow,
+                kind == StorageDepthCheck::kInsert
+                    ? "cannot insert document because it exceeds " + depth + " levels of nesting"
+                    : "Document exceeds maximum nesting depth of " + depth);
 }
 
 }  // namespace cairn

@@ -54,4 +54,10 @@ Status ObjectTooLarge(size_t size, const uint8_t* data, size_t available);
 enum class StorageDepthCheck { kInsert, kUpdate };
 Status CheckStorageDepth(BsonView document, StorageDepthCheck kind);
 
+// The nesting depth of valid BSON (the document itself is 1, each embedded document or array
+// one more, empty ones too unless kNotCounted), counted without recursion; stops counting once
+// past `stop_above`.
+enum class EmptyLevels { kCounted, kNotCounted };
+int NestingDepth(BsonView document, int stop_above, EmptyLevels empty = EmptyLevels::kCounted);
+
 }  // namespace cairn

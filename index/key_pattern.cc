@@ -129,7 +129,9 @@ bool IsIdIndexPattern(BsonView pattern) {
   bson_iter_t it;
   if (!pattern.Init(&it) || !bson_iter_next(&it) || IterKey(&it) != "_id") return false;
   double value = 0;
-  if (!IterAsDouble(&it, &value) || static_cast<int32_t>(value) != 1) return false;
+  // mongod's numberInt() == 1: a value that truncates to 1 (checked without casting an
+  // out-of-range double to int).
+  if (!IterAsDouble(&it, &value) || !(value >= 1.0 && value < 2.0)) return false;
   return !bson_iter_next(&it);
 }
 

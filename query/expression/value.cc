@@ -415,29 +415,6 @@ Status CheckBuiltSize(size_t bytes) {
   return bytes > kMaxBuiltValueBytes ? BuiltSizeError(bytes) : Status::OK();
 }
 
-int NestingDepth(BsonView doc, int stop_above) {
-  // One iterator per open level, kept per thread so counting allocates nothing once warm.
-  thread_local std::vector<bson_iter_t> stack;
-  stack.clear();
-  stack.emplace_back();
-  if (!doc.Init(&stack.back())) return 0;
-  int deepest = 1;
-  while (!stack.empty()) {
-    if (!bson_iter_next(&stack.back())) {
-      stack.pop_back();
-      continue;
-    }
-    const bson_iter_t& top = stack.back();
-    if (!BSON_ITER_HOLDS_DOCUMENT(&top) && !BSON_ITER_HOLDS_ARRAY(&top)) continue;
-    bson_iter_t child;
-    if (!bson_iter_recurse(&top, &child)) continue;
-    stack.push_back(child);
-    deepest = std::max(deepest, static_cast<int>(stack.size()));
-    if (deepest > stop_above) break;
-  }
-  return deepest;
-}
-
 Status CheckNestedDepth(const Value& child) {
   if (!child.is_document() && !child.is_array()) return Status::OK();
   // The result is one level above `child`, so `child` may have MaxBsonDepth() - 1 levels.

@@ -157,9 +157,6 @@ Status BuiltSizeError(size_t bytes);
 // MaxBsonDepth() levels. Reads only values large enough to be that deep (each level of BSON
 // nesting costs at least 6 bytes), so small values cost nothing.
 Status CheckNestedDepth(const Value& child);
-// The nesting depth of `doc` (itself 1; each embedded document or array one more), counted
-// without recursion; stops counting once it passes `stop_above`.
-int NestingDepth(BsonView doc, int stop_above);
 // A document query/ hands out (an aggregate's result, a find projection's) must be one MongoDB
 // could serialize: at most BSONObjMaxInternalSize (16 MiB + 16 KiB), else BSONObjectTooLarge
 // 10334 "BSONObj size: N (0xHEX) is invalid. Size must be between 0 and 16793600(16MB) First

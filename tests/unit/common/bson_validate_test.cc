@@ -317,5 +317,22 @@ TEST(CheckStorageDepth, ShouldNotCountAnEmptyInnermostDocument) {
   ASSERT_TRUE(SetMaxBsonDepth(kDefaultMaxBsonDepth).ok());
 }
 
+TEST(NestingDepth, ShouldCountWithoutRecursion) {
+  BsonDoc flat = BsonDoc::FromJson(R"({"a": 1, "b": [1, 2], "c": {"d": {}}})");
+  EXPECT_EQ(NestingDepth(flat.view(), 1000), 3);
+  EXPECT_EQ(NestingDepth(flat.view(), 1000, EmptyLevels::kNotCounted), 2);
+  // A deep document (built inside out: libbson's JSON reader stops at 100 levels) is counted
+  // iteratively, stopping early.
+  BsonDoc deep = BsonDoc::FromJson(R"({"a": 1})");
+  for (int i = 0; i < 5000; ++i) {
+    BsonDoc wrapped;
+    bson_t inner = deep.view().AsBson();
+    bson_append_document(wrapped.get(), "a", 1, &inner);
+    deep = std::move(wrapped);
+  }
+  EXPECT_EQ(NestingDepth(deep.view(), 10), 11);
+  EXPECT_EQ(NestingDepth(deep.view(), 100000), 5001);
+}
+
 }  // namespace
 }  // namespace cairn

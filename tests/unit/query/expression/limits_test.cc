@@ -111,22 +111,6 @@ TEST(ExpressionLimits, ShouldRefuseValuesNestedPastMaxBsonDepth) {
   EXPECT_EQ(one_more.status.code(), ErrorCode::kOverflow);
 }
 
-TEST(ExpressionLimits, ShouldCountNestingDepthWithoutRecursion) {
-  BsonDoc flat = BsonDoc::FromJson(R"({"a": 1, "b": [1, 2], "c": {"d": {}}})");
-  EXPECT_EQ(NestingDepth(flat.view(), 1000), 3);
-  // A deep document (built inside out: libbson's JSON reader stops at 100 levels) is counted
-  // iteratively, stopping early.
-  BsonDoc deep = BsonDoc::FromJson(R"({"a": 1})");
-  for (int i = 0; i < 5000; ++i) {
-    BsonDoc wrapped;
-    bson_t inner = deep.view().AsBson();
-    bson_append_document(wrapped.get(), "a", 1, &inner);
-    deep = std::move(wrapped);
-  }
-  EXPECT_EQ(NestingDepth(deep.view(), 10), 11);
-  EXPECT_EQ(NestingDepth(deep.view(), 100000), 5001);
-}
-
 TEST(ExpressionLimits, ShouldFailTheRegexOperatorsOnAPcreMatchLimitError) {
   // (a+)+$ backtracks exponentially over a run of "a" not followed by the end: PCRE2 gives up
   // with its match limit, which MongoDB reports (51156) rather than calling it no match.
