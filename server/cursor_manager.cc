@@ -42,7 +42,10 @@ int64_t CursorManager::Register(std::unique_ptr<Cursor> cursor) {
 }
 
 Result<std::unique_ptr<Cursor>> CursorManager::CheckOut(int64_t id, std::string_view ns) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
+  // A read-ahead holds one batch's work; the client that received the last batch may already
+  // ask for the next one on another connection.
+  read_ahead_ended_.wait(lock, [&] { return reading_ahead_.count(id) == 0; });
   auto it = idle_.find(id);
   if (it == idle_.end()) {
     return Status(ErrorCode::kCursorNotFound, "cursor id " + std::to_string(id) + " not found");
@@ -67,12 +70,18 @@ std::unique_ptr<Cursor> CursorManager::TryCheckOut(int64_t id) {
   idle_.erase(it);
   UncountIdle(*cursor);
   checked_out_.insert(id);
+  reading_ahead_.insert(id);
   return cursor;
+}
+
+void CursorManager::EndReadAhead(int64_t id) {
+  if (reading_ahead_.erase(id)) read_ahead_ended_.notify_all();
 }
 
 void CursorManager::CheckIn(std::unique_ptr<Cursor> cursor) {
   std::lock_guard<std::mutex> lock(mu_);
   checked_out_.erase(cursor->id);
+  EndReadAhead(cursor->id);
   if (killed_while_out_.erase(cursor->id)) return;  // destroyed here
   cursor->last_used = Clock::now();
   int64_t id = cursor->id;
@@ -85,6 +94,7 @@ void CursorManager::Discard(std::unique_ptr<Cursor> cursor) {
     std::lock_guard<std::mutex> lock(mu_);
     checked_out_.erase(cursor->id);
     killed_while_out_.erase(cursor->id);
+    EndReadAhead(cursor->id);
   }
   cursor.reset();  // outside the lock: closing a stream may take a while
 }

@@ -3,11 +3,13 @@
 // Idle cursors are reaped after the timeout (10 minutes) so memory stays bounded, and the memory
 // they hold between getMores (read-ahead replies and buffers) is budgeted across all of them: a
 // client opening cursor after cursor cannot make the server hold a batch for each.
-// Thread-safe (one mutex guards the map).
+// Thread-safe (one mutex guards the map). A getMore for a cursor the server is reading ahead
+// (TryCheckOut) waits for that read-ahead to check it back in: the optimisation is invisible.
 #pragma once
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -66,8 +68,9 @@ class CursorManager {
 
   // Stores the cursor under a fresh non-zero id (set into cursor->id) and returns the id.
   int64_t Register(std::unique_ptr<Cursor> cursor);
-  // Takes the cursor out for a getMore. CursorNotFound 43 "cursor id N not found" when absent;
-  // Unauthorized 13 when `ns` is not the cursor's namespace (as MongoDB answers).
+  // Takes the cursor out for a getMore, first waiting for a read-ahead of it to end. CursorNotFound
+  // 43 "cursor id N not found" when absent; Unauthorized 13 when `ns` is not the cursor's
+  // namespace (as MongoDB answers).
   Result<std::unique_ptr<Cursor>> CheckOut(int64_t id, std::string_view ns);
   // Takes the cursor out if it is idle (no namespace check; for the server's own read-ahead):
   // null when absent or in use.
@@ -93,12 +96,17 @@ class CursorManager {
   // when the budget is spent. Called under mu_.
   void CountIdle(Cursor& cursor);
   void UncountIdle(Cursor& cursor);
+  // Marks a read-ahead of `id` ended (if one was running) and wakes the getMores waiting for it.
+  // Called under mu_.
+  void EndReadAhead(int64_t id);
 
   std::atomic<size_t> idle_bytes_{0};
   mutable std::mutex mu_;
   std::unordered_map<int64_t, std::unique_ptr<Cursor>> idle_;  // GUARDED_BY(mu_)
   std::unordered_set<int64_t> checked_out_;                      // GUARDED_BY(mu_)
   std::unordered_set<int64_t> killed_while_out_;                 // GUARDED_BY(mu_)
+  std::unordered_set<int64_t> reading_ahead_;  // checked out by TryCheckOut; GUARDED_BY(mu_)
+  std::condition_variable read_ahead_ended_;   // notified as one of reading_ahead_ leaves
   std::mt19937_64 rng_{std::random_device{}()};                  // GUARDED_BY(mu_)
   int64_t timed_out_ = 0;                                        // GUARDED_BY(mu_)
 };

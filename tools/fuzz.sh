@@ -121,6 +121,9 @@ for t in "${targets[@]}"; do
       mkdir -p "$REPO/tests/fuzz/regressions/$t"
       cp "$artifact" "$REPO/tests/fuzz/regressions/$t/"
       result+="; saved tests/fuzz/regressions/$t/$(basename "$artifact")"
+      # A CI machine's clone is thrown away: the input itself goes to the log, to be saved by hand.
+      (($(stat -c %s "$artifact") <= 16384)) &&
+        echo "fuzz $t: input $(basename "$artifact") (base64): $(base64 -w0 "$artifact")" >&2
     done
   fi
   printf '%-13s %12s %9s %7s  %s\n' "$t" "$execs" "$rate" "$corpus" "$result"

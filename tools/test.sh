@@ -11,17 +11,29 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export BUILD_DIR=${BUILD_DIR:-build}
 
+# Each phase's output is also kept in $LOG_DIR; a failed phase's failure lines (failed tests,
+# assertion errors, sanitizer and fuzzer reports) are repeated at the end, where a CI log's tail
+# shows them.
+LOG_DIR=$(mktemp -d "${TMPDIR:-/tmp}/cairn-test.XXXXXX")
 phases=()
+failed_logs=()
 run_phase() {  # run_phase NAME COMMAND... ; records the elapsed time, returns the status
-  local name=$1 start=$SECONDS rc=0
+  local name=$1 start=$SECONDS rc=0 log="$LOG_DIR/$1.log"
   shift
   echo "==== ${name}"
-  "$@" || rc=$?
+  "$@" 2>&1 | tee "$log" || rc=$?  # pipefail: the command's status
   phases+=("$(printf '%-13s %5ds  (exit %d)' "$name" $((SECONDS - start)) "$rc")")
   echo "==== ${name}: $((SECONDS - start))s, exit ${rc}"
+  ((rc == 0)) || failed_logs+=("$log")
   return "$rc"
 }
 report() {
+  local log
+  for log in "${failed_logs[@]}"; do
+    echo "==== failures in $(basename "$log" .log)"
+    grep -E -A6 '^(FAIL|ERROR):|Traceback|AssertionError|\*\*\*(Failed|Timeout|Exception)|not ok |^# fail [1-9]|ERROR: (Address|Leak|Undefined|Thread)Sanitizer|runtime error:|WARNING: ThreadSanitizer|SUMMARY: |deadly signal|==[0-9]+==ERROR|==== fuzz invariant|^fuzz [a-z_]+: (a regression input fails|input )|FAILED \(exit' \
+      "$log" | head -n 120 || true
+  done
   echo "==== phase times"
   printf '  %s\n' "${phases[@]}"
   printf '  %-13s %5ds\n' total "$SECONDS"

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <thread>
 
 namespace cairn::server {
@@ -49,6 +51,23 @@ TEST(CursorManager, ShouldNotLendOneCursorTwiceAtOnce) {
   EXPECT_EQ(manager.CheckOut(id, "db.c").status().code(), ErrorCode::kCursorNotFound);
   manager.CheckIn(std::move(first).value());
   EXPECT_TRUE(manager.CheckOut(id, "db.c").ok());
+}
+
+TEST(CursorManager, ShouldLetAGetMoreWaitForTheServersReadAhead) {
+  CursorManager manager;
+  int64_t id = manager.Register(NewCursor("db.c"));
+  std::unique_ptr<Cursor> reading = manager.TryCheckOut(id);
+  ASSERT_NE(reading, nullptr);
+  std::atomic<bool> checked_in{false};
+  std::thread read_ahead([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    checked_in = true;
+    manager.CheckIn(std::move(reading));
+  });
+  auto result = manager.CheckOut(id, "db.c");  // from another connection, meanwhile
+  EXPECT_TRUE(checked_in);
+  EXPECT_TRUE(result.ok());
+  read_ahead.join();
 }
 
 TEST(CursorManager, ShouldDestroyACursorKilledWhileCheckedOutWhenItComesBack) {
