@@ -92,6 +92,9 @@ struct CommandDef {
   bool admin_only;      // must run against the admin database (Unauthorized 13 otherwise)
   bool requires_auth;   // no authentication yet: recorded for when it exists
   std::string_view help;
+  // Reads its kind-1 document sequences in place (the write commands: write_batch.h). Any other
+  // command gets each sequence folded into its body as an array field, as mongod parses them.
+  bool reads_sequences = false;
 };
 
 }  // namespace cairn::server

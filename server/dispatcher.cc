@@ -298,22 +298,40 @@ static void RecordSession(ServerState& state, ConnectionInfo& connection,
   state.sessions().Touch(*id);
 }
 
-void RunCommand(ServerState& state, ConnectionInfo& connection, const CommandRequest& request,
-                ReplyBuffer* out) {
-  const CommandDef* def = FindCommand(request.name);
-  if (def == nullptr) {
-    state.opcounters().command++;
-    AppendErrorFields(out->body(), Status(ErrorCode::kCommandNotFound,
-                                          "no such command: '" + std::string(request.name) + "'"));
-    return;
+namespace {
+
+// mongod's OpMsgRequest turns every kind-1 document sequence into an array field of the body
+// (wire/ has already refused a sequence that repeats a body field, 40433).
+CommandRequest FoldSequences(const CommandRequest& request, BsonDoc* body) {
+  bson_t* out = body->get();
+  bson_iter_t it;
+  if (request.body.Init(&it)) {
+    while (bson_iter_next(&it)) bson_append_iter(out, nullptr, 0, &it);
   }
-  if (def->admin_only && request.db != "admin") {
-    state.opcounters().command++;
-    AppendErrorFields(out->body(),
-                      Status(ErrorCode::kUnauthorized, std::string(def->name) +
-                                                           " may only be run against the admin database."));
-    return;
+  for (const wire::DocumentSequence& sequence : *request.sequences) {
+    bson_t array;
+    bson_append_array_begin(out, sequence.identifier.data(),
+                            static_cast<int>(sequence.identifier.size()), &array);
+    char key_buffer[16];
+    uint32_t index = 0;
+    for (BsonView document : sequence.documents) {
+      const char* key;
+      size_t key_length = bson_uint32_to_string(index++, &key, key_buffer, sizeof key_buffer);
+      bson_t view = document.AsBson();
+      bson_append_document(&array, key, static_cast<int>(key_length), &view);
+    }
+    bson_append_array_end(out, &array);
   }
+  CommandRequest folded = request;
+  folded.body = body->view();
+  folded.sequences = nullptr;
+  return folded;
+}
+
+// Runs a command found in the table.
+void RunKnownCommand(ServerState& state, ConnectionInfo& connection, const CommandDef& command,
+                     const CommandRequest& request, ReplyBuffer* out) {
+  const CommandDef* def = &command;
   CommandContext ctx{state, connection, nullptr, out};
   // One pass over the body: duplicate fields, and the generic fields the dispatcher reads (the
   // write concern, the session and its transaction fields).
@@ -353,6 +371,32 @@ void RunCommand(ServerState& state, ConnectionInfo& connection, const CommandReq
     return;
   }
   if (!out->complete()) BSON_APPEND_DOUBLE(out->body(), "ok", 1.0);  // an adopted reply has it
+}
+
+}  // namespace
+
+void RunCommand(ServerState& state, ConnectionInfo& connection, const CommandRequest& request,
+                ReplyBuffer* out) {
+  const CommandDef* def = FindCommand(request.name);
+  if (def == nullptr) {
+    state.opcounters().command++;
+    AppendErrorFields(out->body(), Status(ErrorCode::kCommandNotFound,
+                                          "no such command: '" + std::string(request.name) + "'"));
+    return;
+  }
+  if (def->admin_only && request.db != "admin") {
+    state.opcounters().command++;
+    AppendErrorFields(out->body(),
+                      Status(ErrorCode::kUnauthorized, std::string(def->name) +
+                                                           " may only be run against the admin database."));
+    return;
+  }
+  if (!def->reads_sequences && request.sequences != nullptr && !request.sequences->empty()) {
+    BsonDoc folded_body;
+    RunKnownCommand(state, connection, *def, FoldSequences(request, &folded_body), out);
+    return;
+  }
+  RunKnownCommand(state, connection, *def, request, out);
 }
 
 DispatchAction Dispatch(ServerState& state, ConnectionInfo& connection,

@@ -102,6 +102,19 @@ Result<CommandArgs> CommandArgs::Parse(const CommandRequest& request,
                         "', expected types '" + ExpectedTypes(spec->types) + "'");
     }
   }
+  // A document sequence is a field too (the write commands read theirs in place; the dispatcher
+  // folds any other command's into its body).
+  if (request.sequences != nullptr) {
+    for (const wire::DocumentSequence& sequence : *request.sequences) {
+      bool known = false;
+      for (const ArgSpec& spec : specs) known = known || spec.name == sequence.identifier;
+      if (!known) {
+        return Status(ErrorCode::kLocation40415, "BSON field '" + std::string(request.name) +
+                                                     "." + std::string(sequence.identifier) +
+                                                     "' is an unknown field.");
+      }
+    }
+  }
   size_t index = 0;
   for (const ArgSpec& spec : specs) {
     bool given = index < 64 && (seen >> index & 1);

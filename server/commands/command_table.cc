@@ -35,7 +35,7 @@ constexpr std::array kCommands = {
                "Reports the server's connections and the operations they are running"},
     CommandDef{"dbStats", HandleDbStats, false, true, "Get stats on a database."},
     CommandDef{"dbstats", HandleDbStats, false, true, "alias of dbStats"},
-    CommandDef{"delete", HandleDelete, false, true, "delete documents"},
+    CommandDef{"delete", HandleDelete, false, true, "delete documents", true},
     CommandDef{"distinct", HandleDistinct, false, true, "{ distinct : 'collection name' , key : 'a.b' , query : {} }"},
     CommandDef{"drop", HandleDrop, false, true, "drop a collection"},
     CommandDef{"dropDatabase", HandleDropDatabase, false, true, "drop (delete) this database"},
@@ -54,7 +54,7 @@ constexpr std::array kCommands = {
     CommandDef{"getParameter", HandleGetParameter, true, true, "get administrative option(s)"},
     CommandDef{"hello", HandleHello, false, false, "Check if this server is primary for a replica set"},
     CommandDef{"hostInfo", HandleHostInfo, false, true, "returns information about the daemon's host"},
-    CommandDef{"insert", HandleInsert, false, true, "insert documents"},
+    CommandDef{"insert", HandleInsert, false, true, "insert documents", true},
     CommandDef{"isMaster", HandleHello, false, false, "Check if this server is primary for a replica set"},
     CommandDef{"ismaster", HandleHello, false, false, "alias of isMaster"},
     CommandDef{"killCursors", HandleKillCursors, false, true, "Kill a list of cursor ids"},
@@ -69,7 +69,7 @@ constexpr std::array kCommands = {
     CommandDef{"serverStatus", HandleServerStatus, false, true, "returns lots of administrative server statistics"},
     CommandDef{"setParameter", HandleSetParameter, true, true,
                "set administrative option(s)\n{ setParameter:1, <param>:<value> }"},
-    CommandDef{"update", HandleUpdate, false, true, "update documents"},
+    CommandDef{"update", HandleUpdate, false, true, "update documents", true},
     CommandDef{"validate", HandleValidate, false, true,
                "Validate contents of a namespace by scanning its data structures for "
                "correctness.\nThis is a slow operation.\n\tAdd {full: true} option to do a more "

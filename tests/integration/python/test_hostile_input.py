@@ -455,6 +455,33 @@ class HostileInputTest(ServerTestCase):
         self.assertEqual(self.client[DB].dups.count_documents({}), 0)
         self.assert_healthy()
 
+    def test_a_sequence_is_an_array_field_of_any_command(self):
+        # mongod parses every kind-1 section as an array field of the body, not only the write
+        # commands' (a fuzzer found createIndexes with `indexes` in a sequence crashing Cairn).
+        sock = connect_raw(self.server.port, timeout=REPLY_TIMEOUT)
+        try:
+            reply = command(sock, {"createIndexes": "seq"}, db=DB,
+                            sequences=[("indexes", [{"key": {"a": 1}, "name": "a_1"},
+                                                    {"key": {"t": "text"}, "name": "t_text"}])])
+            self.assertEqual((reply.doc["ok"], reply.doc["numIndexesAfter"]), (1.0, 3))
+            reply = command(sock, {"aggregate": "seq", "cursor": {}}, db=DB,
+                            sequences=[("pipeline", [{"$match": {"a": 1}}, {"$count": "n"}])])
+            self.assertEqual(reply.doc["ok"], 1.0)
+            reply = command(sock, {"createIndexes": "seq"}, db=DB,
+                            sequences=[("indexes", [{"key": {"b": 1}, "name": "a_1"}])])
+            self.assertEqual(reply.doc["code"], 86)  # IndexKeySpecsConflict: a_1 has another key
+            reply = command(sock, {"insert": "seq"}, db=DB,
+                            sequences=[("documents", [{"_id": 1}]), ("extra", [{}])])
+            self.assertEqual((reply.doc["code"], reply.doc["errmsg"]),
+                             (40415, "BSON field 'insert.extra' is an unknown field."))
+            reply = command(sock, {"ping": 1}, db=DB, sequences=[("extra", [{}])])
+            self.assertEqual(reply.doc["ok"], 1.0)  # generic commands ignore fields, as mongod
+        finally:
+            sock.close()
+        self.assertEqual(sorted(i["name"] for i in self.client[DB].seq.list_indexes()),
+                         ["_id_", "a_1", "t_text"])
+        self.assert_healthy()
+
     # -- load ------------------------------------------------------------------------------
     def test_many_connections_at_once(self):
         count = 300
