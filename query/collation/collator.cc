@@ -83,7 +83,7 @@ class AttributeSync {
   }
 
   Status SyncBool(bool given, UColAttribute attribute, std::string_view name, bool* value) {
-    UColAttributeValue actual;
+    UColAttributeValue actual = UCOL_DEFAULT;  // set by Sync when it succeeds
     CAIRN_RETURN_IF_ERROR(Sync(given, attribute, name, ToAttribute(*value), &actual));
     *value = actual == UCOL_ON;
     return Status::OK();
@@ -106,7 +106,7 @@ Status ApplyFields(const CollationDocument& doc, const std::string& spec_text,
   AttributeSync sync(collator, spec_text);
   CAIRN_RETURN_IF_ERROR(sync.SyncBool(doc.has(CollationDocument::kCaseLevel), UCOL_CASE_LEVEL,
                                       "caseLevel", &spec->case_level));
-  UColAttributeValue actual;
+  UColAttributeValue actual = UCOL_DEFAULT;  // set by Sync when it succeeds
   CAIRN_RETURN_IF_ERROR(sync.Sync(doc.has(CollationDocument::kCaseFirst), UCOL_CASE_FIRST,
                                   "caseFirst", ToAttribute(spec->case_first), &actual));
   spec->case_first = CaseFirstFromAttribute(actual);
