@@ -329,9 +329,8 @@ CommandRequest FoldSequences(const CommandRequest& request, BsonDoc* body) {
 }
 
 // Runs a command found in the table.
-void RunKnownCommand(ServerState& state, ConnectionInfo& connection, const CommandDef& command,
+void RunKnownCommand(ServerState& state, ConnectionInfo& connection, const CommandDef* def,
                      const CommandRequest& request, ReplyBuffer* out) {
-  const CommandDef* def = &command;
   CommandContext ctx{state, connection, nullptr, out};
   // One pass over the body: duplicate fields, and the generic fields the dispatcher reads (the
   // write concern, the session and its transaction fields).
@@ -393,10 +392,10 @@ void RunCommand(ServerState& state, ConnectionInfo& connection, const CommandReq
   }
   if (!def->reads_sequences && request.sequences != nullptr && !request.sequences->empty()) {
     BsonDoc folded_body;
-    RunKnownCommand(state, connection, *def, FoldSequences(request, &folded_body), out);
+    RunKnownCommand(state, connection, def, FoldSequences(request, &folded_body), out);
     return;
   }
-  RunKnownCommand(state, connection, *def, request, out);
+  RunKnownCommand(state, connection, def, request, out);
 }
 
 DispatchAction Dispatch(ServerState& state, ConnectionInfo& connection,
