@@ -93,6 +93,13 @@ inline bool AppendUtf8(bson_t* out, std::string_view key, std::string_view value
   return bson_append_utf8(out, key.data(), static_cast<int>(key.size()), value.data(),
                           static_cast<int>(value.size()));
 }
+// bson_append_int64 for a possibly small count: int32 when it fits (as MongoDB replies "n").
+inline bool AppendCount(bson_t* out, const char* key, int64_t value) {
+  if (value >= INT32_MIN && value <= INT32_MAX) {
+    return BSON_APPEND_INT32(out, key, static_cast<int32_t>(value));
+  }
+  return BSON_APPEND_INT64(out, key, value);
+}
 
 // MongoDB's shell-style rendering of a document for messages, e.g. `{ _id: 1, a: "x" }`
 // (the form E11000 dup key messages use).

@@ -18,12 +18,15 @@
 #include "common/status.h"
 #include "wire/message.h"
 
+namespace cairn::wire {
+class ReplyBuffer;  // wire/reply_buffer.h
+}  // namespace cairn::wire
+
 namespace cairn::server {
 
 class ServerState;
-struct OpEntry;  // server/op_registry.h
-struct ExplainOptions;  // server/explain.h
-class ReplyBuffer;      // server/reply_buffer.h
+struct OpEntry;  // server/admin/op_registry.h
+struct ExplainOptions;  // server/exec/explain.h
 
 // One command as received: the OP_MSG body (or OP_QUERY query) plus kind-1 document sequences.
 // Views into the request frame: valid for the duration of the handler call only.
@@ -75,11 +78,11 @@ struct CommandContext {
   ServerState& state;
   ConnectionInfo& connection;
   // Set when the explain command runs this handler: the handler parses its arguments as usual,
-  // then answers with RunExplain (server/explain.h) instead of executing.
+  // then answers with RunExplain (server/exec/explain.h) instead of executing.
   const ExplainOptions* explain = nullptr;
   // The reply being built (its body is the handler's `reply`), for a handler that sends a reply
-  // prepared earlier instead (getMore: ReplyBuffer::Adopt). Null where there is none.
-  ReplyBuffer* out = nullptr;
+  // prepared earlier instead (getMore: wire::ReplyBuffer::Adopt). Null where there is none.
+  wire::ReplyBuffer* out = nullptr;
 };
 
 // A handler appends its reply fields (everything but "ok") to `reply`, or returns an error.
@@ -92,7 +95,7 @@ struct CommandDef {
   bool admin_only;      // must run against the admin database (Unauthorized 13 otherwise)
   bool requires_auth;   // no authentication yet: recorded for when it exists
   std::string_view help;
-  // Reads its kind-1 document sequences in place (the write commands: write_batch.h). Any other
+  // Reads its kind-1 document sequences in place (the write commands: write_statements.h). Any other
   // command gets each sequence folded into its body as an array field, as mongod parses them.
   bool reads_sequences = false;
 };

@@ -11,10 +11,10 @@
 #include <sstream>
 
 #include "common/logging.h"
-#include "server/index_build.h"
-#include "server/server.h"
+#include "server/catalog/index_build.h"
+#include "server/net/server.h"
 #include "server/server_parameters.h"
-#include "server/sort_stream.h"
+#include "server/exec/sort_stream.h"
 #include "storage/engine.h"
 
 namespace po = boost::program_options;

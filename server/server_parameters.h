@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/limits.h"
 #include "common/status.h"
 
 namespace cairn::server {
@@ -23,12 +24,12 @@ struct ServerParameters {
   std::atomic<int32_t> ttl_monitor_sleep_secs{60};  // Default: 60 (ttlMonitorSleepSecs, > 0)
   // The budgets of $sort / find's blocking sort and of $group, past which they spill (or fail
   // with 292 without allowDiskUse). Default: 100 MB each. Mostly for tests, as in MongoDB.
-  std::atomic<int32_t> internal_query_max_blocking_sort_memory_usage_bytes{100 * 1024 * 1024};
-  std::atomic<int32_t> internal_document_source_group_max_memory_bytes{100 * 1024 * 1024};
+  std::atomic<int32_t> internal_query_max_blocking_sort_memory_usage_bytes{kDefaultStageMemoryBytes};
+  std::atomic<int32_t> internal_document_source_group_max_memory_bytes{kDefaultStageMemoryBytes};
   // The foreign data $lookup may hold as a HashJoin's table; past it, a foreign collection
   // without a usable index is joined by NestedLoopJoin. Default: 100 MB, as MongoDB's.
   std::atomic<int32_t> internal_query_collection_max_data_size_bytes_to_choose_hash_join{
-      100 * 1024 * 1024};
+      kDefaultStageMemoryBytes};
 };
 
 // The names of the settable parameters, sorted (getParameter "*").

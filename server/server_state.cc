@@ -13,13 +13,6 @@ ServerState::ServerState(ServerOptions options, std::unique_ptr<storage::Engine>
 
 ServerState::~ServerState() = default;
 
-ServerState::CollectionWriteState& ServerState::CollectionWrite(storage::Prefix collection) {
-  std::lock_guard<std::mutex> lock(locks_mu_);
-  auto& slot = locks_[collection];
-  if (!slot) slot = std::make_unique<CollectionWriteState>();
-  return *slot;
-}
-
 void ServerState::CloseEngine() {
   ttl_monitor_.Stop();  // no pass may run on a closed engine
   cursors_.ReapIdle(std::chrono::steady_clock::duration::zero());

@@ -10,14 +10,15 @@
 #include <optional>
 #include <unordered_map>
 
-#include "server/capped_registry.h"
-#include "server/cursor_manager.h"
-#include "server/id_cache.h"
-#include "server/op_registry.h"
+#include "server/capped/capped_registry.h"
+#include "server/cursor/cursor_manager.h"
+#include "server/exec/id_cache.h"
+#include "server/admin/op_registry.h"
 #include "server/options.h"
-#include "server/session_cache.h"
+#include "server/admin/session_cache.h"
 #include "server/server_parameters.h"
-#include "server/ttl_monitor.h"
+#include "server/ttl/ttl_monitor.h"
+#include "server/write/write_context.h"
 #include "storage/engine.h"
 
 namespace cairn::server {
@@ -46,20 +47,9 @@ class ServerState {
   // The TTL monitor: started by Server::Run, stopped by CloseEngine (before the engine closes).
   TtlMonitor& ttl_monitor() { return ttl_monitor_; }
 
-  // What writers of one collection share: the lock that serialises them (dup-key check through
-  // commit), and what they know under it. Keyed by the collection's prefix, which is never
-  // reused, so the table only grows with collections made.
-  struct CollectionWriteState {
-    std::mutex lock;
-    // GUARDED_BY(lock): an upper bound of the collection's _id index keys, so an insert whose
-    // _id key sorts above it skips the storage probe for a duplicate. Ascending _ids (counters,
-    // the ObjectIds a driver generates) always do. Writers raise it as their inserts commit;
-    // removals leave it, which keeps it a bound. Unset until read from storage; empty when the
-    // index is (an encoded key is never empty, so every key sorts above it).
-    std::optional<std::string> id_bound;
-  };
-  CollectionWriteState& CollectionWrite(storage::Prefix collection);
-  std::mutex& CollectionLock(storage::Prefix collection) { return CollectionWrite(collection).lock; }
+  // What the write path needs (the engine, the id cache, capped state, per-collection write
+  // locks): CollectionWriter and everything that writes take this, not the ServerState.
+  WriteContext& writes() { return writes_; }
 
   int64_t NextConnectionId() { return ++last_connection_id_; }
   std::atomic<int64_t> current_connections{0};
@@ -81,13 +71,11 @@ class ServerState {
   OpRegistry ops_;
   CappedRegistry capped_;
   ServerParameters parameters_;
-  std::mutex locks_mu_;
-  // GUARDED_BY(locks_mu_)
-  std::unordered_map<storage::Prefix, std::unique_ptr<CollectionWriteState>> locks_;
+  WriteContext writes_{*engine_, id_cache_, capped_};
   std::atomic<int64_t> last_connection_id_{0};
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::chrono::system_clock::time_point start_wall_ = std::chrono::system_clock::now();
-  TtlMonitor ttl_monitor_{*this};  // last: its thread stops before the members above go
+  TtlMonitor ttl_monitor_{writes_, parameters_};  // last: its thread stops before the members above go
 };
 
 }  // namespace cairn::server

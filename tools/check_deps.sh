@@ -2,15 +2,19 @@
 # Fails when an #include crosses the dependency rule (README "Layout"): wire and query know
 # nothing of RocksDB, Asio, storage or server; index uses only common and query; storage is the
 # only module that includes RocksDB; server is the only one that includes Asio; nothing includes
-# server/ from outside it.
+# server/ from outside it. Inside server/ (server/README.md): only net/ includes Asio; exec/ and
+# cursor/ never include net/ or commands/; ttl/ includes neither, nor the ServerState that owns
+# it; nothing outside commands/ includes commands/ except net/dispatcher.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
-check() {  # check MODULE PATTERN WHY
-  local hits
-  hits=$(grep -rnE "#include [<\"]($2)" "$1" --include='*.h' --include='*.cc' || true)
+check() {  # check PATH PATTERN WHY [EXCLUDED-PATH...]
+  local path=$1 pattern=$2 why=$3 hits
+  shift 3
+  hits=$(grep -rnE "#include [<\"]($pattern)" "$path" --include='*.h' --include='*.cc' || true)
+  for excluded in "$@"; do hits=$(grep -v "^$excluded" <<<"$hits" || true); done
   if [[ -n "$hits" ]]; then
-    echo "dependency rule broken ($3):"
+    echo "dependency rule broken ($why):"
     echo "$hits"
     status=1
   fi
@@ -22,5 +26,12 @@ check index    'wire/|storage/|server/|rocksdb/|boost/'                "index us
 check storage  'wire/|query/|index/|server/|boost/'                    "storage uses common and RocksDB"
 check server   'rocksdb/'                                              "only storage includes RocksDB"
 check tools    'server/'                                               "nothing includes server"
+check server   'boost/asio'              "only server/net includes Asio"            server/net/
+check server/exec   'server/(net|commands)/' "exec never includes net or commands"
+check server/cursor 'server/(net|commands)/' "cursor never includes net or commands"
+check server/ttl    'server/(net|commands)/|server/server_state.h' \
+  "ttl includes neither net nor commands nor the ServerState that owns it"
+check server   'server/commands/'        "only net/dispatcher includes commands" \
+  server/commands/ server/net/dispatcher.cc
 [[ $status -eq 0 ]] && echo "dependency rule: ok"
 exit $status

@@ -1,7 +1,7 @@
 // TextMatchExpression: the $text clause of a filter ({$text: {$search, $language,
 // $caseSensitive, $diacriticSensitive}}) as the matcher parses it, with MongoDB's argument
 // errors. The matcher only holds it: the search itself runs against the collection's text index
-// (server/text_search.h), which hands on only documents that satisfy it, so the node matches
+// (server/exec/text_search.h), which hands on only documents that satisfy it, so the node matches
 // every document it is shown; the search installs a TextScorer for {$meta: "textScore"}.
 // FindTextClause gives the server the clause and refuses the places
 // MongoDB refuses ($text more than once, under $or or $nor). Immutable; thread-safe.

@@ -1,5 +1,5 @@
 // OutputTargets: what the writing stages ($out, $merge) write through. query/ knows no storage,
-// so the server implements this interface (server/commands/aggregate_output.cc) and hands it to
+// so the server implements this interface (server/exec/output_targets.cc) and hands it to
 // the pipeline in PipelineOptions; a pipeline parsed without one answers a precise error when a
 // writing stage runs. The sinks are used by one cursor on one thread.
 #pragma once

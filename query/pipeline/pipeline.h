@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/bson_doc.h"
+#include "common/limits.h"
 #include "common/status.h"
 #include "query/expression/expression.h"
 #include "query/pipeline/document_source.h"
@@ -34,7 +35,7 @@ struct PipelineOptions {
   // Bytes the blocking stages that do not spill ($bucketAuto, $facet, $sample, ...) may hold
   // before they fail with QueryExceededMemoryLimitNoDiskUseAllowed (292).
   // Default: 100 MB.
-  int64_t max_memory_bytes = 100 * 1024 * 1024;
+  int64_t max_memory_bytes = kDefaultStageMemoryBytes;
 
   // Spilling ($sort, $group): allowDiskUse (default true, MongoDB's allowDiskUseByDefault); where
   // sorted runs go (the server passes <dbpath>/_tmp; empty: the system's temporary directory);
@@ -42,13 +43,13 @@ struct PipelineOptions {
   // internalDocumentSourceGroupMaxMemoryBytes; default 100 MB each).
   bool allow_disk_use = true;
   std::string spill_dir;
-  int64_t sort_max_memory_bytes = 100 * 1024 * 1024;
-  int64_t group_max_memory_bytes = 100 * 1024 * 1024;
+  int64_t sort_max_memory_bytes = kDefaultStageMemoryBytes;
+  int64_t group_max_memory_bytes = kDefaultStageMemoryBytes;
 
   // The foreign data $lookup may read into a HashJoin's table; past it, a foreign collection
   // without a usable index is joined by NestedLoopJoin
   // (internalQueryCollectionMaxDataSizeBytesToChooseHashJoin). Default: 100 MB.
-  int64_t hash_join_max_bytes = 100 * 1024 * 1024;
+  int64_t hash_join_max_bytes = kDefaultStageMemoryBytes;
 
   // Where $out and $merge write (the server's implementation). Default: none — a writing stage
   // then fails when it runs.

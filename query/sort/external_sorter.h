@@ -19,13 +19,14 @@
 #include <vector>
 
 #include "common/bson_doc.h"
+#include "common/limits.h"
 #include "common/status.h"
 
 namespace cairn::query {
 
 struct ExternalSorterOptions {
   // Bytes of records held in memory before a run is spilled.
-  int64_t max_memory_bytes = 100 * 1024 * 1024;
+  int64_t max_memory_bytes = kDefaultStageMemoryBytes;
   // allowDiskUse: false makes exceeding the budget an error instead of a spill.
   bool allow_disk_use = true;
   // Where the run file goes; created when missing. Empty: the system's temporary directory.

@@ -2,7 +2,7 @@
 // the server's query execution (so _id lookups are point reads), streams the rest through the
 // pipeline's stages and returns results through a cursor like find. A database-level aggregate
 // ({aggregate: 1}) starts from a collectionless stage ($documents) over no input; $out and $merge
-// write through aggregate_output.h; a leading $collStats feeds the rest its one document
+// write through exec/output_targets.h; a leading $collStats feeds the rest its one document
 // (collection_stats.h). explain (the argument or the explain command) shows the query part's plan
 // and the stages after it (aggregate_explain.h); `hint` steers the query part.
 #include <functional>
@@ -17,17 +17,17 @@
 #include "query/pipeline/explain_stats.h"
 #include "query/pipeline/pipeline.h"
 #include "query/pipeline/text_score_check.h"
-#include "server/aggregate_explain.h"
-#include "server/collection_stats.h"
-#include "server/commands/aggregate_foreign.h"
-#include "server/commands/aggregate_output.h"
-#include "server/commands/aggregate_memory.h"
+#include "server/exec/aggregate_explain.h"
+#include "server/catalog/collection_stats.h"
+#include "server/exec/foreign_collections.h"
+#include "server/exec/output_targets.h"
+#include "server/exec/aggregate_memory.h"
 #include "server/commands/command_args.h"
-#include "server/current_op.h"
-#include "server/cursor_batch.h"
-#include "server/namespace.h"
-#include "server/query_exec.h"
-#include "server/session_cache.h"
+#include "server/admin/current_op.h"
+#include "server/cursor/cursor_batch.h"
+#include "server/catalog/namespace.h"
+#include "server/exec/stream_builder.h"
+#include "server/admin/session_cache.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
@@ -155,7 +155,7 @@ Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_
                          query::ApplyQueryCollation(std::move(options.expression_context),
                                                     args.GetDocument("collation")));
   // Where $out and $merge write.
-  options.output_targets = MakeOutputTargets(ctx.state, std::string(request.db),
+  options.output_targets = MakeOutputTargets(ctx.state.writes(), std::string(request.db),
                                              args.GetBool("bypassDocumentValidation", false));
   // What $lookup reads.
   options.foreign = MakeForeignCollections(ctx.state, std::string(request.db));

@@ -2,9 +2,9 @@
 // copies a collection into a new capped one in the same database (capped_copy.h).
 #include <string>
 
-#include "server/capped_copy.h"
+#include "server/capped/capped_copy.h"
 #include "server/commands/command_args.h"
-#include "server/namespace.h"
+#include "server/catalog/namespace.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
@@ -26,7 +26,7 @@ Status HandleCloneCollectionAsCapped(CommandContext& ctx, const CommandRequest& 
   args.Get("size", &size);
   CappedLimits limits;
   CAIRN_ASSIGN_OR_RETURN(limits.max_bytes, ParseCappedSize(&size, "cloneCollectionAsCapped"));
-  return CopyIntoNewCapped(ctx.state, MakeNamespace(request.db, source),
+  return CopyIntoNewCapped(ctx.state.writes(), MakeNamespace(request.db, source),
                            MakeNamespace(request.db, target), limits);
 }
 

@@ -9,10 +9,10 @@
 
 #include "common/bson_compare.h"
 #include "index/index_descriptor.h"
-#include "server/capped_options.h"
-#include "server/collection_validator.h"
+#include "server/capped/capped_options.h"
+#include "server/catalog/collection_validator.h"
 #include "server/commands/command_args.h"
-#include "server/namespace.h"
+#include "server/catalog/namespace.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
@@ -248,7 +248,7 @@ Status HandleCollMod(CommandContext& ctx, const CommandRequest& request, bson_t*
   storage::Catalog& catalog = ctx.state.engine().catalog();
   storage::CollectionHandle handle = catalog.Find(ns);
   if (!handle) return Status(ErrorCode::kNamespaceNotFound, "ns does not exist");
-  std::lock_guard<std::mutex> lock(ctx.state.CollectionLock(handle->prefix));
+  std::lock_guard<std::mutex> lock(ctx.state.writes().CollectionLock(handle->prefix));
   CollModState state{ns, catalog.Find(ns), reply, &catalog};
   if (!state.collection) return Status(ErrorCode::kNamespaceNotFound, "ns does not exist");
   // The validation options are checked together before anything changes.

@@ -3,9 +3,9 @@
 // answers zeros, as MongoDB 7.0 does.
 #include <string>
 
-#include "server/collection_stats.h"
+#include "server/catalog/collection_stats.h"
 #include "server/commands/command_args.h"
-#include "server/namespace.h"
+#include "server/catalog/namespace.h"
 #include "server/server_state.h"
 
 namespace cairn::server {

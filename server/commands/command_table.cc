@@ -82,19 +82,16 @@ constexpr std::array kCommands = {
 
 bool NameLess(const CommandDef& a, std::string_view b) { return a.name < b; }
 
+// FindCommand binary-searches the table: a name out of order is a compile error.
+static_assert(std::is_sorted(kCommands.begin(), kCommands.end(),
+                             [](const CommandDef& a, const CommandDef& b) {
+                               return a.name < b.name;
+                             }),
+              "kCommands must be sorted by name");
+
 }  // namespace
 
 const CommandDef* FindCommand(std::string_view name) {
-  static const bool sorted = std::is_sorted(
-      kCommands.begin(), kCommands.end(),
-      [](const CommandDef& a, const CommandDef& b) { return a.name < b.name; });
-  if (!sorted) {
-    // A mis-sorted table is a programming error; fall back to a linear search.
-    for (const CommandDef& def : kCommands) {
-      if (def.name == name) return &def;
-    }
-    return nullptr;
-  }
   auto it = std::lower_bound(kCommands.begin(), kCommands.end(), name, NameLess);
   if (it == kCommands.end() || it->name != name) return nullptr;
   return &*it;

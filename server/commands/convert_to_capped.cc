@@ -2,9 +2,9 @@
 // capped copy of itself (capped_copy.h: only the _id index remains, as in MongoDB 7.0).
 #include <string>
 
-#include "server/capped_copy.h"
+#include "server/capped/capped_copy.h"
 #include "server/commands/command_args.h"
-#include "server/namespace.h"
+#include "server/catalog/namespace.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
@@ -18,7 +18,7 @@ Status HandleConvertToCapped(CommandContext& ctx, const CommandRequest& request,
   args.Get("size", &size);
   CappedLimits limits;
   CAIRN_ASSIGN_OR_RETURN(limits.max_bytes, ParseCappedSize(&size, "convertToCapped"));
-  return ConvertToCapped(ctx.state, MakeNamespace(request.db, collection), limits);
+  return ConvertToCapped(ctx.state.writes(), MakeNamespace(request.db, collection), limits);
 }
 
 }  // namespace cairn::server

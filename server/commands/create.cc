@@ -8,10 +8,10 @@
 
 #include "common/bson_compare.h"
 #include "query/collation/collator.h"
-#include "server/capped_options.h"
-#include "server/collection_validator.h"
+#include "server/capped/capped_options.h"
+#include "server/catalog/collection_validator.h"
 #include "server/commands/command_args.h"
-#include "server/namespace.h"
+#include "server/catalog/namespace.h"
 #include "server/server_state.h"
 
 namespace cairn::server {

@@ -2,7 +2,7 @@
 // messages), creates the collection when missing, resolves each spec against the existing
 // indexes — identical: nothing to do ("all indexes already exist"); same name or same key with
 // other options: IndexKeySpecsConflict 86 / IndexOptionsConflict 85 — and builds the new ones
-// over the existing documents under the collection lock (server/index_build.h). Reply
+// over the existing documents under the collection lock (server/catalog/index_build.h). Reply
 // {numIndexesBefore, numIndexesAfter, createdCollectionAutomatically?, note?}.
 #include <string>
 #include <vector>
@@ -10,8 +10,8 @@
 #include "index/index_descriptor.h"
 #include "index/index_spec.h"
 #include "server/commands/command_args.h"
-#include "server/index_build.h"
-#include "server/namespace.h"
+#include "server/catalog/index_build.h"
+#include "server/catalog/namespace.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
@@ -141,7 +141,7 @@ Status HandleCreateIndexes(CommandContext& ctx, const CommandRequest& request, b
     if (!handle) return Status(ErrorCode::kNamespaceNotFound, "ns not found " + ns);
   }
   // Writers wait for the build: every document is indexed exactly once.
-  std::lock_guard<std::mutex> lock(ctx.state.CollectionLock(handle->prefix));
+  std::lock_guard<std::mutex> lock(ctx.state.writes().CollectionLock(handle->prefix));
   handle = catalog.Find(ns);
   if (!handle) return Status(ErrorCode::kNamespaceNotFound, "ns not found " + ns);
 
@@ -183,7 +183,7 @@ Status HandleCreateIndexes(CommandContext& ctx, const CommandRequest& request, b
       names.push_back(std::move(name));
     }
     CAIRN_RETURN_IF_ERROR(
-        BuildIndexes(ctx.state, ns, names, "conn" + std::to_string(ctx.connection.id)));
+        BuildIndexes(ctx.state.writes(), ns, names, "conn" + std::to_string(ctx.connection.id)));
   }
 
   const size_t after = before + to_build.size();

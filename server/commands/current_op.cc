@@ -7,7 +7,7 @@
 #include "server/command.h"
 #include "server/commands/command_args.h"
 #include "server/commands/handlers.h"
-#include "server/current_op.h"
+#include "server/admin/current_op.h"
 #include "server/server_state.h"
 
 namespace cairn::server {

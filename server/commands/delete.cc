@@ -6,13 +6,14 @@
 #include "query/collation/collator.h"
 #include "query/expression/expression.h"
 #include "query/matcher/matcher.h"
-#include "server/collection_writer.h"
+#include "server/server_state.h"
+#include "server/write/collection_writer.h"
 #include "server/commands/command_args.h"
-#include "server/explain.h"
-#include "server/namespace.h"
-#include "server/query_exec.h"
-#include "server/reply.h"
-#include "server/write_batch.h"
+#include "server/exec/explain.h"
+#include "server/catalog/namespace.h"
+#include "server/exec/stream_builder.h"
+#include "server/commands/reply.h"
+#include "server/commands/write_statements.h"
 
 namespace cairn::server {
 
@@ -55,7 +56,7 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
     return RunExplain(ctx, *ctx.explain, target, ctx.explain->reply);
   }
   CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<CollectionWriter> writer,
-                         CollectionWriter::Open(ctx.state, ns, /*create_if_missing=*/false));
+                         CollectionWriter::Open(ctx.state.writes(), ns, /*create_if_missing=*/false));
   if (!writer->collection()) return Status::OK();
   auto stream = BuildQueryStream(ctx.state.engine(), writer->collection(), spec, &ctx.state.id_cache());
   while (stream->Next()) {

@@ -13,9 +13,9 @@
 #include "query/matcher/matcher.h"
 #include "query/pipeline/value.h"
 #include "server/commands/command_args.h"
-#include "server/explain.h"
-#include "server/namespace.h"
-#include "server/query_exec.h"
+#include "server/exec/explain.h"
+#include "server/catalog/namespace.h"
+#include "server/exec/stream_builder.h"
 #include "server/server_state.h"
 
 namespace cairn::server {

@@ -1,7 +1,7 @@
 // drop: removes a collection, its documents and index entries in one atomic write. Dropping a
 // collection that does not exist succeeds (MongoDB 7.0 no longer answers NamespaceNotFound).
 #include "server/commands/command_args.h"
-#include "server/namespace.h"
+#include "server/catalog/namespace.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
@@ -17,7 +17,7 @@ Status HandleDrop(CommandContext& ctx, const CommandRequest& request, bson_t* re
   if (!existing) return Status::OK();
   {
     // Wait for in-flight writes to this collection before its ranges go.
-    std::lock_guard<std::mutex> lock(ctx.state.CollectionLock(existing->prefix));
+    std::lock_guard<std::mutex> lock(ctx.state.writes().CollectionLock(existing->prefix));
     Status status = catalog.DropCollection(ns);
     if (!status.ok() && status.code() != ErrorCode::kNamespaceNotFound) return status;
   }

@@ -1,6 +1,6 @@
 // dropDatabase: drops every collection of the database in one atomic write.
 #include "server/commands/command_args.h"
-#include "server/namespace.h"
+#include "server/catalog/namespace.h"
 #include "server/server_state.h"
 
 namespace cairn::server {

@@ -8,8 +8,8 @@
 
 #include "common/bson_compare.h"
 #include "server/commands/command_args.h"
-#include "server/index_build.h"
-#include "server/namespace.h"
+#include "server/catalog/index_build.h"
+#include "server/catalog/namespace.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
@@ -59,7 +59,7 @@ Status HandleDropIndexes(CommandContext& ctx, const CommandRequest& request, bso
   storage::Catalog& catalog = ctx.state.engine().catalog();
   storage::CollectionHandle handle = catalog.Find(ns);
   if (!handle) return Status(ErrorCode::kNamespaceNotFound, "ns not found " + ns);
-  std::lock_guard<std::mutex> lock(ctx.state.CollectionLock(handle->prefix));
+  std::lock_guard<std::mutex> lock(ctx.state.writes().CollectionLock(handle->prefix));
   handle = catalog.Find(ns);
   if (!handle) return Status(ErrorCode::kNamespaceNotFound, "ns not found " + ns);
 

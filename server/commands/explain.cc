@@ -1,6 +1,6 @@
 // explain: {explain: {<command>...}, verbosity}. Runs the explained command's own handler with
 // CommandContext::explain set, so the command validates its arguments exactly as when it runs,
-// then answers with its plan (server/explain.h) instead of executing. Explainable: aggregate,
+// then answers with its plan (server/exec/explain.h) instead of executing. Explainable: aggregate,
 // find, count, distinct, update, delete, findAndModify. As MongoDB 7.0: an unknown command is
 // CommandNotFound 59 "Explain failed due to unknown command: x", others are IllegalOperation 20
 // "Cannot explain cmd: x", verbosity defaults to allPlansExecution, a write explain takes one
@@ -9,7 +9,7 @@
 
 #include "server/commands/command_args.h"
 #include "server/commands/command_table.h"
-#include "server/explain.h"
+#include "server/exec/explain.h"
 
 namespace cairn::server {
 

@@ -4,7 +4,7 @@
 // sort and the projection; `let` variables to $expr and projection expressions. tailable and
 // awaitData on capped collections: tailable_cursor.h. min/max bound the hinted index's scan, and
 // an index holding every projected field answers without reading documents (covered), both in
-// server/query_planner.h. Under explain, answers with the plan (server/explain.h).
+// server/exec/access_path.h. Under explain, answers with the plan (server/exec/explain.h).
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -15,12 +15,12 @@
 #include "query/projection/projection.h"
 #include "server/commands/command_args.h"
 #include "server/commands/find_by_id.h"
-#include "server/cursor_batch.h"
-#include "server/explain.h"
-#include "server/namespace.h"
-#include "server/query_exec.h"
-#include "server/sort_stream.h"
-#include "server/tailable_cursor.h"
+#include "server/cursor/cursor_batch.h"
+#include "server/exec/explain.h"
+#include "server/catalog/namespace.h"
+#include "server/exec/stream_builder.h"
+#include "server/exec/sort_stream.h"
+#include "server/cursor/tailable_cursor.h"
 
 namespace cairn::server {
 
@@ -176,7 +176,7 @@ Status HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* re
   CAIRN_RETURN_IF_ERROR(CheckNonNegative("skip", args.GetInt("skip", 0)));
   CAIRN_RETURN_IF_ERROR(CheckNonNegative("limit", args.GetInt("limit", 0)));
   CAIRN_RETURN_IF_ERROR(CheckNonNegative("batchSize", args.GetInt("batchSize", 0)));
-  // min/max bound the hinted index's scan (server/query_planner.h): 51176, 51173 here.
+  // min/max bound the hinted index's scan (server/exec/access_path.h): 51176, 51173 here.
   CAIRN_RETURN_IF_ERROR(index::ValidateFindMinMax(args.GetDocument("min"),
                                                   args.GetDocument("max"), args.Has("hint")));
   const bool tailable = args.GetBool("tailable", false);

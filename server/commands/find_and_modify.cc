@@ -10,13 +10,14 @@
 #include "query/projection/projection.h"
 #include "query/sort/sort_pattern.h"
 #include "query/update/update.h"
-#include "server/collection_writer.h"
+#include "server/server_state.h"
+#include "server/write/collection_writer.h"
 #include "server/commands/command_args.h"
-#include "server/explain.h"
-#include "server/namespace.h"
-#include "server/query_exec.h"
-#include "server/write_batch.h"
-#include "server/write_ops.h"
+#include "server/exec/explain.h"
+#include "server/catalog/namespace.h"
+#include "server/exec/stream_builder.h"
+#include "server/commands/write_statements.h"
+#include "server/write/write_ops.h"
 
 namespace cairn::server {
 
@@ -121,7 +122,7 @@ Status HandleFindAndModify(CommandContext& ctx, const CommandRequest& request, b
     return RunExplain(ctx, *ctx.explain, target, reply);
   }
   CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<CollectionWriter> writer,
-                         CollectionWriter::Open(ctx.state, ns, /*create_if_missing=*/upsert));
+                         CollectionWriter::Open(ctx.state.writes(), ns, /*create_if_missing=*/upsert));
   writer->set_bypass_document_validation(args.GetBool("bypassDocumentValidation", false));
   bool found = false;
   BsonDoc result;  // the document to return

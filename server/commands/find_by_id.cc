@@ -11,8 +11,8 @@
 #include <string>
 
 #include "query/matcher/matcher.h"
-#include "server/namespace.h"
-#include "server/query_exec.h"
+#include "server/catalog/namespace.h"
+#include "server/exec/stream_builder.h"
 #include "server/server_state.h"
 
 namespace cairn::server {

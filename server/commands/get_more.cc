@@ -6,10 +6,10 @@
 #include <string>
 
 #include "server/commands/command_args.h"
-#include "server/cursor_batch.h"
-#include "server/namespace.h"
-#include "server/reply_buffer.h"
-#include "server/tailable_cursor.h"
+#include "server/cursor/cursor_batch.h"
+#include "server/catalog/namespace.h"
+#include "wire/reply_buffer.h"
+#include "server/cursor/tailable_cursor.h"
 
 namespace cairn::server {
 

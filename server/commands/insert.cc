@@ -3,11 +3,12 @@
 // writeErrors with its index. All accepted documents commit in one atomic WriteBatch.
 #include <string>
 
-#include "server/collection_writer.h"
+#include "server/server_state.h"
+#include "server/write/collection_writer.h"
 #include "server/commands/command_args.h"
-#include "server/namespace.h"
-#include "server/reply.h"
-#include "server/write_batch.h"
+#include "server/catalog/namespace.h"
+#include "server/commands/reply.h"
+#include "server/commands/write_statements.h"
 
 namespace cairn::server {
 
@@ -24,7 +25,7 @@ Status HandleInsert(CommandContext& ctx, const CommandRequest& request, bson_t* 
   std::string ns = MakeNamespace(request.db, collection);
 
   CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<CollectionWriter> writer,
-                         CollectionWriter::Open(ctx.state, ns, /*create_if_missing=*/true));
+                         CollectionWriter::Open(ctx.state.writes(), ns, /*create_if_missing=*/true));
   writer->set_bypass_document_validation(args.GetBool("bypassDocumentValidation", false));
   // Shape every document first, then probe all their _ids in one batched read (valid for the
   // whole command: it commits once, at the end).

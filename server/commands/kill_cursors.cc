@@ -2,7 +2,7 @@
 #include <vector>
 
 #include "server/commands/command_args.h"
-#include "server/namespace.h"
+#include "server/catalog/namespace.h"
 #include "server/server_state.h"
 
 namespace cairn::server {

@@ -6,7 +6,7 @@
 #include "index/index_descriptor.h"
 
 #include "server/commands/command_args.h"
-#include "server/namespace.h"
+#include "server/catalog/namespace.h"
 #include "server/server_state.h"
 
 namespace cairn::server {

@@ -7,14 +7,15 @@
 #include "query/expression/expression.h"
 #include "query/matcher/matcher.h"
 #include "query/update/update.h"
-#include "server/collection_writer.h"
+#include "server/server_state.h"
+#include "server/write/collection_writer.h"
 #include "server/commands/command_args.h"
-#include "server/explain.h"
-#include "server/namespace.h"
-#include "server/query_exec.h"
-#include "server/reply.h"
-#include "server/write_batch.h"
-#include "server/write_ops.h"
+#include "server/exec/explain.h"
+#include "server/catalog/namespace.h"
+#include "server/exec/stream_builder.h"
+#include "server/commands/reply.h"
+#include "server/commands/write_statements.h"
+#include "server/write/write_ops.h"
 
 namespace cairn::server {
 
@@ -76,7 +77,7 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
   }
 
   CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<CollectionWriter> writer,
-                         CollectionWriter::Open(ctx.state, ns, /*create_if_missing=*/upsert));
+                         CollectionWriter::Open(ctx.state.writes(), ns, /*create_if_missing=*/upsert));
   writer->set_bypass_document_validation(bypass_validation);
   if (writer->collection()) {
     // Built after the writer holds the collection lock, so it sees every committed write.

@@ -37,10 +37,10 @@
 #include "common/logging.h"
 #include "index/index_descriptor.h"
 #include "index/key_string.h"
-#include "server/collection_indexes.h"
-#include "server/collection_validator.h"
+#include "server/catalog/collection_indexes.h"
+#include "server/catalog/collection_validator.h"
 #include "server/commands/command_args.h"
-#include "server/namespace.h"
+#include "server/catalog/namespace.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
@@ -783,7 +783,7 @@ class Validation {
     if (unit.empty()) return Status::OK();
     CAIRN_RETURN_IF_ERROR(unit.Commit());
     // Inserts skip the duplicate-_id probe above this bound (server_state.h): keep it a bound.
-    ServerState::CollectionWriteState& shared = state_.CollectionWrite(collection_->prefix);
+    CollectionWriteState& shared = state_.writes().CollectionWrite(collection_->prefix);
     if (!id_bound.empty() && shared.id_bound && *shared.id_bound < id_bound) {
       shared.id_bound = id_bound;
     }
@@ -1107,7 +1107,7 @@ Status HandleValidate(CommandContext& ctx, const CommandRequest& request, bson_t
   // index scan see one state (mongod validates in the foreground under a MODE_X lock). The
   // collection may have been dropped or re-created while this waited for the lock.
   for (;;) {
-    std::unique_lock<std::mutex> lock(ctx.state.CollectionLock(handle->prefix));
+    std::unique_lock<std::mutex> lock(ctx.state.writes().CollectionLock(handle->prefix));
     storage::CollectionHandle current = catalog.Find(ns);
     if (!current) return NotFound(ns);
     if (current->prefix != handle->prefix) {

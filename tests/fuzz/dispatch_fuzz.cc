@@ -26,8 +26,8 @@
 #include <vector>
 
 #include "common/logging.h"
-#include "server/cursor_batch.h"
-#include "server/dispatcher.h"
+#include "server/cursor/cursor_batch.h"
+#include "server/net/dispatcher.h"
 #include "server/server_parameters.h"
 #include "server/server_state.h"
 #include "storage/engine.h"
@@ -109,7 +109,7 @@ int64_t CursorIdOf(BsonView reply) {
 }
 
 // Checks the reply frame; returns the cursor id it reports.
-int64_t CheckReply(const ReplyBuffer& out, BsonView command) {
+int64_t CheckReply(const wire::ReplyBuffer& out, BsonView command) {
   const uint8_t* frame = out.data();
   size_t size = out.size();
   auto header = wire::ParseHeader(frame, size);
@@ -139,7 +139,7 @@ void RunInternal(const char* db, BsonDoc body) {
   request.name = IterKey(&it);
   request.db = db;
   request.body = body.view();
-  ReplyBuffer out;
+  wire::ReplyBuffer out;
   out.Begin(wire::kOpMsgBodyOffset);
   RunCommand(*state, connection, request, &out);
   out.End();
@@ -211,7 +211,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   connection.id = 1;
   connection.remote = "127.0.0.1:50000";
   connection.local = "127.0.0.1:27017";
-  ReplyBuffer out;
+  wire::ReplyBuffer out;
   int64_t last_cursor = 0;
   int32_t request_id = 1;
   for (const BsonDoc& command : commands) {
@@ -224,7 +224,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       // The server waits for an insert or the deadline; here, no waiting: once more, at once.
       connection.await_data.active = false;
       connection.await_data.retry = true;
-      out.Reset(kKeepReplyBytes);
+      out.Reset(wire::kKeepReplyBytes);
       action = Dispatch(*state, connection, header.value(), bytes, frame.size(), &out);
     }
     connection.await_data = ConnectionInfo::AwaitData();
@@ -239,7 +239,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         state->cursors().CheckIn(std::move(cursor));
       }
     }
-    out.Reset(kKeepReplyBytes);
+    out.Reset(wire::kKeepReplyBytes);
     if (action == DispatchAction::kClose) break;
   }
   ResetServer();

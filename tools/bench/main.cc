@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "tools/bench/bench.h"
+#include "common/limits.h"
 #include "tools/bench/ceilings.h"
 #include "tools/bench/client.h"
 #include "tools/bench/report.h"
@@ -195,7 +196,7 @@ void FromPaired(const Measured& work, const Measured& ceiling, bool latency, Res
 }
 
 // MongoDB's default for internalQueryCollectionMaxDataSizeBytesToChooseHashJoin (100 MB).
-constexpr int64_t kDefaultHashJoinBudget = 100 * 1024 * 1024;
+constexpr int64_t kDefaultHashJoinBudget = kDefaultStageMemoryBytes;
 
 // Sets the foreign data size past which $lookup stops choosing HashJoin.
 bool SetHashJoinBudget(mongoc_client_t* client, int64_t bytes, std::string* error) {

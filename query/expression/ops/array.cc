@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "query/expression/operator.h"
+#include "common/limits.h"
 
 namespace cairn::query::ops {
 
@@ -379,7 +380,7 @@ Result<Value> EvalRange(const OperatorExpression& op, Variables* vars) {
     step = s;
   }
   // internalQueryMaxRangeBytes (100 MiB), with MongoDB's size estimate per element.
-  constexpr int64_t kMaxRangeBytes = 100 * 1024 * 1024;
+  constexpr int64_t kMaxRangeBytes = kDefaultStageMemoryBytes;
   constexpr int64_t kValueBytes = 16, kVectorBytes = 24;
   int64_t steps = (end - current) / step;
   int64_t length = steps >= 0 ? 1 + steps : 0;

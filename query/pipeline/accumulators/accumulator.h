@@ -10,6 +10,7 @@
 
 #include <bson/bson.h>
 
+#include "common/limits.h"
 #include "common/status.h"
 #include "common/string_comparator.h"
 #include "query/expression/expression.h"
@@ -75,7 +76,7 @@ AccumulatorParser FindAccumulatorParser(std::string_view name);
 // MongoDB's per-accumulator memory cap for the state that cannot spill ($push, $addToSet and the
 // n-accumulators: internalQueryMaxPushBytes, internalQueryMaxAddToSetBytes,
 // internalQueryTopNAccumulatorBytes, each 100 MiB).
-inline constexpr size_t kAccumulatorMaxMemoryBytes = 100 * 1024 * 1024;
+inline constexpr size_t kAccumulatorMaxMemoryBytes = kDefaultStageMemoryBytes;
 // 146 ExceededMemoryLimit "<op> used too much memory and cannot spill to disk. Memory limit: N
 // bytes" (MongoDB 7.0's wording).
 Status AccumulatorMemoryExceeded(std::string_view op);

@@ -27,6 +27,7 @@
 
 #include "common/bson_compare.h"
 #include "common/bson_validate.h"
+#include "common/limits.h"
 #include "query/expression/expression.h"
 #include "query/matcher/matcher.h"
 #include "query/pipeline/explain_stats.h"
@@ -41,7 +42,7 @@ namespace cairn::query::stages {
 namespace {
 
 // internalLookupStageIntermediateDocumentMaxSizeBytes.
-constexpr int64_t kMaxIntermediateBytes = 100 * 1024 * 1024;
+constexpr int64_t kMaxIntermediateBytes = kDefaultStageMemoryBytes;
 
 struct LetVariable {
   std::string name;

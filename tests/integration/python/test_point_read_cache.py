@@ -1,5 +1,5 @@
 """Reads by _id and through an index see every acknowledged write, even though the server
-caches small documents write-through as they are inserted (server/id_cache.h): a document
+caches small documents write-through as they are inserted (server/exec/id_cache.h): a document
 inserted and then changed or removed within the same command, an insert that failed, an update
 of many documents and a capped collection's evictions all read back as MongoDB would answer."""
 

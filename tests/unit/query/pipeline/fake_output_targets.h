@@ -1,6 +1,6 @@
 // An in-memory OutputTargets for the writing stages' tests ($out, $merge): collections as
 // ordered lists of documents keyed "db.coll", with the unique indexes a $merge 'on' needs
-// declared per collection. It stands in for server/commands/aggregate_output.cc.
+// declared per collection. It stands in for server/exec/output_targets.cc.
 #pragma once
 
 #include <map>

@@ -1,0 +1,166 @@
+// Collection statistics (collStats command, $collStats stage).
+#include "server/catalog/collection_stats.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "server/capped/capped_options.h"
+#include "server/exec/leading_stage.h"
+#include "server/server_state.h"
+
+namespace cairn::server {
+
+namespace {
+
+class DocumentsStream final : public DocumentStream {
+ public:
+  explicit DocumentsStream(std::vector<BsonDoc> documents) : documents_(std::move(documents)) {}
+  bool Next() override { return next_ < documents_.size() && ++next_ > 0; }
+  BsonView document() const override { return documents_[next_ - 1].view(); }
+  storage::RecordId record_id() const override { return 0; }
+  Status status() const override { return Status::OK(); }
+
+ private:
+  std::vector<BsonDoc> documents_;
+  size_t next_ = 0;
+};
+
+}  // namespace
+
+void AppendStorageStats(ServerState& state, const storage::CollectionHandle& collection,
+                        int64_t scale, bson_t* out) {
+  if (scale < 1) scale = 1;
+  storage::Engine& engine = state.engine();
+  const int64_t count = collection ? engine.RecordCount(collection->prefix) : 0;
+  const int64_t size = collection ? engine.DataSize(collection->prefix) : 0;
+  AppendNumberAsMongoDB(out, "size", size / scale);
+  AppendNumberAsMongoDB(out, "count", count);
+  if (count > 0) AppendNumberAsMongoDB(out, "avgObjSize", size / count);
+  AppendNumberAsMongoDB(out, "numOrphanDocs", 0);
+  int64_t storage_size = 0;
+  std::vector<std::pair<std::string, int64_t>> index_sizes;
+  int64_t total_index_size = 0;
+  if (collection) {
+    storage_size = static_cast<int64_t>(engine.ApproximateSize(collection->prefix, {}));
+    for (const storage::IndexEntry& index : collection->indexes) {
+      // The index's own range: the collection's and the index's together, less the collection's.
+      int64_t with_index =
+          static_cast<int64_t>(engine.ApproximateSize(collection->prefix, {index.prefix}));
+      int64_t index_size = std::max<int64_t>(0, with_index - storage_size);
+      index_sizes.emplace_back(index.name, index_size);
+      total_index_size += index_size;
+    }
+  }
+  AppendNumberAsMongoDB(out, "storageSize", storage_size / scale);
+  AppendNumberAsMongoDB(out, "freeStorageSize", 0);
+  std::optional<CappedLimits> capped = collection ? CappedLimitsOf(*collection) : std::nullopt;
+  BSON_APPEND_BOOL(out, "capped", capped.has_value());
+  if (capped) {
+    AppendNumberAsMongoDB(out, "max", capped->max_docs);
+    AppendNumberAsMongoDB(out, "maxSize", capped->max_bytes / scale);
+  }
+  AppendNumberAsMongoDB(out, "nindexes", static_cast<int64_t>(index_sizes.size()));
+  bson_t details, builds, sizes;
+  BSON_APPEND_DOCUMENT_BEGIN(out, "indexDetails", &details);
+  bson_append_document_end(out, &details);
+  BSON_APPEND_ARRAY_BEGIN(out, "indexBuilds", &builds);
+  bson_append_array_end(out, &builds);
+  AppendNumberAsMongoDB(out, "totalIndexSize", total_index_size / scale);
+  AppendNumberAsMongoDB(out, "totalSize", (storage_size + total_index_size) / scale);
+  BSON_APPEND_DOCUMENT_BEGIN(out, "indexSizes", &sizes);
+  for (const auto& [name, bytes] : index_sizes) AppendNumberAsMongoDB(&sizes, name.c_str(), bytes / scale);
+  bson_append_document_end(out, &sizes);
+  AppendNumberAsMongoDB(out, "scaleFactor", scale);
+}
+
+Result<std::optional<CollStatsSource>> TakeLeadingCollStats(ServerState& state,
+                                                            std::string_view ns,
+                                                            BsonView pipeline) {
+  bson_iter_t stages, stage;
+  if (!FindLeadingStage(pipeline, "$collStats", &stages, &stage)) {
+    return std::optional<CollStatsSource>();
+  }
+  if (!BSON_ITER_HOLDS_DOCUMENT(&stage)) {
+    return Status(ErrorCode::kBadValue, "$collStats must take a nested object but found: " +
+                                            ToShellString(IterDocument(&stages)));
+  }
+  BsonView spec = IterDocument(&stage);
+  bson_iter_t option;
+  spec.Init(&option);
+  while (bson_iter_next(&option)) {
+    std::string_view name = IterKey(&option);
+    if (name != "storageStats" && name != "count" && name != "latencyStats" &&
+        name != "queryExecStats") {
+      return Status(ErrorCode::kLocation40415,
+                    "BSON field '$collStats." + std::string(name) + "' is an unknown field.");
+    }
+    if (!BSON_ITER_HOLDS_DOCUMENT(&option)) {
+      return Status(ErrorCode::kTypeMismatch,
+                    "BSON field '$collStats." + std::string(name) + "' is the wrong type '" +
+                        std::string(BsonTypeName(bson_iter_type(&option))) +
+                        "', expected type 'object'");
+    }
+  }
+
+  storage::CollectionHandle collection = state.engine().catalog().Find(ns);
+  CollStatsSource source;
+  bson_t* out = source.document.get();
+  AppendUtf8(out, "ns", ns);
+  char hostname[256] = {0};
+  gethostname(hostname, sizeof hostname - 1);
+  AppendUtf8(out, "host", std::string(hostname) + ":" + std::to_string(state.options().port));
+  BSON_APPEND_DATE_TIME(out, "localTime",
+                        std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count());
+  if (spec.Find("latencyStats", &option)) {
+    bson_t latency, section;
+    BSON_APPEND_DOCUMENT_BEGIN(out, "latencyStats", &latency);
+    for (const char* kind : {"reads", "writes", "commands", "transactions"}) {
+      BSON_APPEND_DOCUMENT_BEGIN(&latency, kind, &section);
+      BSON_APPEND_INT64(&section, "latency", 0);
+      BSON_APPEND_INT64(&section, "ops", 0);
+      bson_append_document_end(&latency, &section);
+    }
+    bson_append_document_end(out, &latency);
+  }
+  if (spec.Find("storageStats", &option)) {
+    int64_t scale = 1;
+    bson_iter_t scale_it;
+    if (IterDocument(&option).Find("scale", &scale_it)) {
+      double value = 0;
+      if (!IterAsDouble(&scale_it, &value) || value < 1) {
+        return Status(ErrorCode::kBadValue, "scale has to be > 0");
+      }
+      scale = static_cast<int64_t>(value);
+    }
+    bson_t stats;
+    BSON_APPEND_DOCUMENT_BEGIN(out, "storageStats", &stats);
+    AppendStorageStats(state, collection, scale, &stats);
+    bson_append_document_end(out, &stats);
+  }
+  if (spec.Find("count", &option)) {
+    bson_t count;
+    BSON_APPEND_DOCUMENT_BEGIN(out, "count", &count);
+    AppendNumberAsMongoDB(&count, "count", collection ? state.engine().RecordCount(collection->prefix) : 0);
+    bson_append_document_end(out, &count);
+  }
+
+  source.rest = RestOfPipeline(&stages);
+  return std::optional<CollStatsSource>(std::move(source));
+}
+
+std::unique_ptr<DocumentStream> MakeDocumentsStream(std::vector<BsonDoc> documents) {
+  return std::make_unique<DocumentsStream>(std::move(documents));
+}
+
+std::unique_ptr<DocumentStream> MakeSingleDocumentStream(BsonDoc document) {
+  std::vector<BsonDoc> one;
+  one.push_back(std::move(document));
+  return MakeDocumentsStream(std::move(one));
+}
+
+}  // namespace cairn::server

@@ -1,0 +1,114 @@
+// CursorManager: the open cursors of all connections, by id. A cursor is checked out for the
+// duration of one getMore (so two getMores never run one cursor at once) and checked back in.
+// Idle cursors are reaped after the timeout (10 minutes) so memory stays bounded, and the memory
+// they hold between getMores (read-ahead replies and buffers) is budgeted across all of them: a
+// client opening cursor after cursor cannot make the server hold a batch for each.
+// Thread-safe (one mutex guards the map). A getMore for a cursor the server is reading ahead
+// (TryCheckOut) waits for that read-ahead to check it back in: the optimisation is invisible.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "common/bson_doc.h"
+#include "common/status.h"
+#include "query/projection/projection.h"
+#include "server/exec/document_stream.h"
+#include "wire/reply_buffer.h"
+
+namespace cairn::server {
+
+struct Cursor {
+  int64_t id = 0;
+  std::string ns;
+  std::unique_ptr<DocumentStream> stream;
+  std::optional<query::Projection> projection;
+  // Documents pulled from the stream but not yet returned, as concatenated BSON from
+  // buffered_offset on: the one that did not fit the last batch, and those read ahead while the
+  // client was consuming the last batch (ReadAhead in cursor_batch.h). Batches drain it first.
+  std::string buffered;
+  size_t buffered_offset = 0;
+  bool stream_done = false;  // the stream ended during a read-ahead; its status is stream_status
+  Status stream_status;
+  // The next getMore's whole reply, {cursor: {nextBatch, id, ns}, ok: 1}, built by a read-ahead
+  // when `prepared_ready` (ReadAhead in cursor_batch.h): a getMore without batchSize sends it as
+  // is. Its `prepared_docs` documents are already counted in `returned`. The buffer is kept, and
+  // swapped with the connection's reply buffer, so batches reuse memory.
+  std::unique_ptr<wire::ReplyBuffer> prepared;
+  bool prepared_ready = false;
+  bool prepared_exhausted = false;  // the prepared reply ends the cursor (its id is 0)
+  int64_t prepared_docs = 0;
+  int64_t returned = 0;            // documents returned so far
+  int64_t limit = 0;               // the query's limit (0 = none): reaching it closes the cursor
+  // A tailable cursor on a capped collection stays open when exhausted (tailable_cursor.h);
+  // with await_data its getMore waits for inserts into `collection_prefix`.
+  bool tailable = false;
+  bool await_data = false;
+  storage::Prefix collection_prefix = 0;
+  std::chrono::steady_clock::time_point last_used;
+  // What is left of the maxTimeMS of the find or aggregate that opened the cursor: MongoDB
+  // counts every batch against it. None without a limit.
+  std::optional<std::chrono::steady_clock::duration> time_left;
+  // The memory this cursor was counted for while idle (CursorManager's budget).
+  size_t counted_bytes = 0;
+};
+
+class CursorManager {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  // Stores the cursor under a fresh non-zero id (set into cursor->id) and returns the id.
+  int64_t Register(std::unique_ptr<Cursor> cursor);
+  // Takes the cursor out for a getMore, first waiting for a read-ahead of it to end. CursorNotFound
+  // 43 "cursor id N not found" when absent; Unauthorized 13 when `ns` is not the cursor's
+  // namespace (as MongoDB answers).
+  Result<std::unique_ptr<Cursor>> CheckOut(int64_t id, std::string_view ns);
+  // Takes the cursor out if it is idle (no namespace check; for the server's own read-ahead):
+  // null when absent or in use.
+  std::unique_ptr<Cursor> TryCheckOut(int64_t id);
+  // Returns a checked-out cursor (unless it was killed meanwhile, then it is destroyed).
+  void CheckIn(std::unique_ptr<Cursor> cursor);
+  // Destroys a checked-out cursor that is done (exhausted or failed).
+  void Discard(std::unique_ptr<Cursor> cursor);
+  // Kills a cursor: true if it existed (idle or checked out).
+  bool Kill(int64_t id);
+  // Destroys cursors idle longer than `timeout`; returns how many.
+  size_t ReapIdle(Clock::duration timeout);
+  size_t open_count() const;
+  // What the idle cursors hold in read-ahead replies and buffers, in bytes.
+  size_t idle_bytes() const { return idle_bytes_.load(std::memory_order_relaxed); }
+  // The budget of idle_bytes(): past it, cursors keep no read-ahead memory and no read-ahead
+  // is started.
+  static constexpr size_t kIdleBytesBudget = size_t{256} << 20;
+  int64_t timed_out_total() const;
+
+ private:
+  // Counts `cursor` into idle_bytes_ as it becomes idle, first releasing what it need not keep
+  // when the budget is spent. Called under mu_.
+  void CountIdle(Cursor& cursor);
+  void UncountIdle(Cursor& cursor);
+  // Marks a read-ahead of `id` ended (if one was running) and wakes the getMores waiting for it.
+  // Called under mu_.
+  void EndReadAhead(int64_t id);
+
+  std::atomic<size_t> idle_bytes_{0};
+  mutable std::mutex mu_;
+  std::unordered_map<int64_t, std::unique_ptr<Cursor>> idle_;  // GUARDED_BY(mu_)
+  std::unordered_set<int64_t> checked_out_;                      // GUARDED_BY(mu_)
+  std::unordered_set<int64_t> killed_while_out_;                 // GUARDED_BY(mu_)
+  std::unordered_set<int64_t> reading_ahead_;  // checked out by TryCheckOut; GUARDED_BY(mu_)
+  std::condition_variable read_ahead_ended_;   // notified as one of reading_ahead_ leaves
+  std::mt19937_64 rng_{std::random_device{}()};                  // GUARDED_BY(mu_)
+  int64_t timed_out_ = 0;                                        // GUARDED_BY(mu_)
+};
+
+}  // namespace cairn::server

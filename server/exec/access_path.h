@@ -1,0 +1,35 @@
+// The access path of a query: resolves the hint, asks the planner (index/planner.h) which index
+// to scan, builds that scan (server/exec/index_scan.h), and records the plans for explain. Beyond one
+// index scan + FETCH: an OR plan (index/or_plan.h) when a $or's branches each use an index, a
+// covered scan for find's projection and a count-only scan (COUNT_SCAN) for count when the bounds
+// answer the whole filter (index/plan_analysis.h), and find's min/max on the hinted index
+// (index/min_max_bounds.h: errors 51173-51176). A plan made from a catalog handle older than the
+// scan's snapshot is made again when an index's multikey paths changed meanwhile (bounds
+// intersected on a field that just became multikey would miss documents). Used by
+// BuildQueryStream only.
+#pragma once
+
+#include <memory>
+
+#include "common/status.h"
+#include "server/exec/document_stream.h"
+#include "server/exec/id_cache.h"
+#include "server/exec/stream_builder.h"
+#include "storage/engine.h"
+
+namespace cairn::server {
+
+struct AccessPath {
+  Status error;                            // planning failed (an unknown hint)
+  std::unique_ptr<DocumentStream> stream;  // the index scan; null: scan the collection
+  bool provides_sort = false;              // the stream is in the query's sort order
+};
+
+// With `explain`, its winning plan is set to the chosen IXSCAN/FETCH (unset for a collection
+// scan), its rejected plans to the others.
+// Fetched documents are read through `record_cache` when it is not null.
+AccessPath PlanAccessPath(const storage::Engine& engine,
+                          const storage::CollectionHandle& collection, const QuerySpec& spec,
+                          QueryExplain* explain, IdCache* record_cache = nullptr);
+
+}  // namespace cairn::server

@@ -1,0 +1,91 @@
+// IndexScanStream: the IXSCAN (+ FETCH) of a plan — visits the key ranges of an index's bounds in
+// order (forward or backward, one RocksDB iterator and snapshot, a seek per range), checks the
+// fields the ranges leave open, drops RecordIds already returned when the index is multikey,
+// fetches each document and keeps those the matcher accepts (bounds only narrow the candidates;
+// the whole filter always decides). A unique index whose bounds pin every field is read by point
+// lookups instead of an iterator. Four variants share that key walk: an OR plan (several
+// branches, each its own index and ranges, RecordIds deduplicated across them), a covered scan
+// (documents built from the index keys, no fetch) and a count-only scan (COUNT_SCAN: keys are
+// counted, nothing is fetched) and a distinct scan (DISTINCT_SCAN: one key per value of the first
+// key field, skipping the rest). The last three are only planned when the bounds answer the whole
+// filter exactly, so they skip the matcher.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "index/index_bounds.h"
+#include "query/matcher/matcher.h"
+#include "server/exec/document_stream.h"
+#include "server/exec/id_cache.h"
+#include "storage/engine.h"
+
+namespace cairn::server {
+
+// What an index scan counted (explain's IXSCAN, OR and FETCH fields).
+struct IndexScanCounters {
+  int64_t keys_examined = 0;
+  int64_t docs_examined = 0;
+  int64_t seeks = 0;
+  int64_t dups_tested = 0;
+  int64_t dups_dropped = 0;
+  int64_t keys_returned = 0;  // keys (RecordIds) passed on: IXSCAN's and OR's nReturned
+};
+
+// One index's key ranges: the single scan of a plan, or one branch of an OR plan.
+struct IndexScanBranch {
+  storage::Prefix index = 0;
+  bool unique = false;   // entry layout (collection_indexes.h)
+  bool reverse = false;  // visit keys in descending byte order
+  index::IndexScanRanges ranges;
+  IndexScanCounters* counters = nullptr;  // keys and seeks of this IXSCAN (optional, explain)
+};
+
+// What the scan returns per RecordId.
+enum class IndexScanOutput {
+  kFetch,      // the document, if the matcher accepts it
+  kCovered,    // a document built from the key's fields (covered_fields); no matcher
+  kCountOnly,  // nothing (document() is empty): the caller counts; no matcher
+  // DISTINCT_SCAN: per value of the first key field, one document {distinct_field: value}, then
+  // a seek past that value; no matcher. A value whose type the key lost is read from its
+  // document instead (every document for null, which also stands for a missing field).
+  kDistinct,
+};
+
+struct IndexScanSpec {
+  storage::Prefix collection = 0;
+  storage::Prefix index = 0;
+  bool unique = false;   // entry layout (collection_indexes.h)
+  bool reverse = false;  // visit keys in descending byte order
+  bool dedup = false;    // the index is multikey
+  index::IndexScanRanges ranges;
+  std::shared_ptr<const query::Matcher> matcher;
+  IndexScanCounters* counters = nullptr;  // optional (explain)
+
+  // An OR plan: when not empty these replace the single scan above (index, unique, reverse,
+  // ranges, counters), and RecordIds are always deduplicated across them.
+  std::vector<IndexScanBranch> branches;
+  // Where documents read and duplicates dropped are counted when they are not the IXSCAN's
+  // (FETCH above an IXSCAN or OR; OR's dupsTested/dupsDropped); null: `counters`.
+  IndexScanCounters* fetch_counters = nullptr;
+  IndexScanCounters* dedup_counters = nullptr;
+
+  IndexScanOutput output = IndexScanOutput::kFetch;
+  // Where fetched documents are read through (the point-read cache); null: storage only.
+  IdCache* record_cache = nullptr;
+  // kCovered: per key field, the top-level field it is returned as (empty: not returned), and
+  // the key's descending flags (to decode it). A key whose returned values lose their BSON type
+  // in the encoding (numbers, null: key_string.h) makes that one document be fetched instead,
+  // counted as examined.
+  std::vector<std::string> covered_fields;
+  std::vector<bool> descending;  // kCovered, kDistinct
+  std::string distinct_field;    // kDistinct: the (dotted) path of the first key field
+};
+
+// Positions the iterator (and pins its snapshot) at construction.
+std::unique_ptr<DocumentStream> MakeIndexScanStream(const storage::Engine& engine,
+                                                    IndexScanSpec spec);
+
+}  // namespace cairn::server

@@ -1,0 +1,411 @@
+// Request routing: OP_MSG and OP_QUERY to command handlers; replies and protocol errors.
+#include "server/net/dispatcher.h"
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <optional>
+#include <unordered_set>
+
+#include "common/interrupt.h"
+#include "common/logging.h"
+#include "server/commands/command_table.h"
+#include "server/commands/reply.h"
+#include "server/server_state.h"
+#include "server/admin/session_cache.h"
+#include "server/commands/write_concern.h"
+
+namespace cairn::server {
+
+namespace {
+
+std::atomic<int32_t> g_next_request_id{1};
+
+constexpr std::string_view kLegacyOpcodeHelp =
+    "The client driver may require an upgrade. For more details see "
+    "https://dochub.mongodb.org/core/legacy-opcode-removal";
+
+std::string ConnectionContext(const ConnectionInfo& connection) {
+  return "conn" + std::to_string(connection.id);
+}
+
+void LogProtocolError(const ConnectionInfo& connection, const Status& status) {
+  BsonDoc attr;
+  AppendUtf8(attr.get(), "remote", connection.remote);
+  AppendUtf8(attr.get(), "error", status.ToString());
+  logging::Log(logging::Severity::kWarning, "NETWORK", 22988, ConnectionContext(connection),
+               "Error receiving request from client. Ending connection from remote", attr.get());
+}
+
+bool IsHelloName(std::string_view name) {
+  return name == "hello" || name == "isMaster" || name == "ismaster";
+}
+
+// Closes an OP_MSG reply built in `out` and writes its prefix (and checksum when asked).
+void FinishOpMsg(wire::ReplyBuffer* out, int32_t response_to, bool with_checksum) {
+  out->End();
+  size_t total = out->size() + (with_checksum ? 4 : 0);
+  wire::WriteOpMsgPrefix(out->data(), static_cast<int32_t>(total), g_next_request_id++,
+                         response_to, with_checksum ? wire::kChecksumPresent : 0);
+  if (with_checksum) {
+    uint32_t crc = BSON_UINT32_TO_LE(wire::Crc32c(out->data(), out->size()));
+    out->Append(&crc, sizeof crc);
+  }
+}
+
+DispatchAction HandleOpMsg(ServerState& state, ConnectionInfo& connection,
+                           const wire::MessageHeader& header, const uint8_t* frame, size_t size,
+                           wire::ReplyBuffer* out) {
+  Result<wire::OpMsg> parsed = wire::ParseOpMsg(frame, size);
+  if (!parsed.ok()) {
+    LogProtocolError(connection, parsed.status());
+    // Answer what can be answered (the client learns why), unless it asked for no reply.
+    uint32_t flags = 0;
+    if (size >= wire::kHeaderSize + 4) std::memcpy(&flags, frame + wire::kHeaderSize, 4);
+    flags = BSON_UINT32_FROM_LE(flags);
+    if (flags & wire::kMoreToCome) return DispatchAction::kClose;
+    AppendErrorFields(out->Begin(wire::kOpMsgBodyOffset), parsed.status());
+    FinishOpMsg(out, header.request_id, false);
+    return DispatchAction::kReply;
+  }
+  const wire::OpMsg& msg = parsed.value();
+  CommandRequest request;
+  request.body = msg.body;
+  request.sequences = &msg.sequences;
+  bson_t* reply = out->Begin(wire::kOpMsgBodyOffset);
+  bson_iter_t it;
+  if (!msg.body.Init(&it) || !bson_iter_next(&it)) {
+    AppendErrorFields(reply, Status(ErrorCode::kFailedToParse, "Command document is empty"));
+  } else {
+    request.name = IterKey(&it);
+    bson_iter_t db;
+    if (!msg.body.Find("$db", &db) || !BSON_ITER_HOLDS_UTF8(&db)) {
+      AppendErrorFields(reply, Status(ErrorCode::kLocation40571,
+                                      "OP_MSG requests require a $db argument"));
+    } else {
+      request.db = IterUtf8(&db);
+      RunCommand(state, connection, request, out);
+    }
+  }
+  if (msg.more_to_come()) {
+    out->Reset(wire::kKeepReplyBytes);
+    return DispatchAction::kNoReply;
+  }
+  FinishOpMsg(out, header.request_id, msg.checksum_present());
+  return DispatchAction::kReply;
+}
+
+// Closes an OP_REPLY (one document) built in `out` and writes its prefix.
+void FinishOpReply(wire::ReplyBuffer* out, int32_t response_to, int32_t response_flags) {
+  out->End();
+  wire::WriteOpReplyPrefix(out->data(), static_cast<int32_t>(out->size()), g_next_request_id++,
+                           response_to, response_flags, 1);
+}
+
+DispatchAction HandleOpQuery(ServerState& state, ConnectionInfo& connection,
+                             const wire::MessageHeader& header, const uint8_t* frame, size_t size,
+                             wire::ReplyBuffer* out) {
+  Result<wire::OpQuery> parsed = wire::ParseOpQuery(frame, size);
+  if (!parsed.ok()) {
+    LogProtocolError(connection, parsed.status());
+    return DispatchAction::kClose;
+  }
+  const wire::OpQuery& query = parsed.value();
+  std::string_view ns = query.full_collection_name;
+  size_t dot = ns.find('.');
+  std::string_view db = dot == std::string_view::npos ? ns : ns.substr(0, dot);
+  std::string_view collection = dot == std::string_view::npos ? "" : ns.substr(dot + 1);
+
+  if (collection != "$cmd") {
+    bson_t* err = out->Begin(wire::kOpReplyDocumentsOffset);
+    AppendUtf8(err, "$err", "OP_QUERY is no longer supported. " + std::string(kLegacyOpcodeHelp));
+    BSON_APPEND_INT32(err, "code", CodeNumber(ErrorCode::kLocation5739101));
+    AppendUtf8(err, "codeName", CodeName(ErrorCode::kLocation5739101));
+    BSON_APPEND_DOUBLE(err, "ok", 0.0);
+    FinishOpReply(out, header.request_id, wire::kReplyQueryFailure);
+    return DispatchAction::kReply;
+  }
+
+  // Drivers may wrap the command: {$query: {...}, $readPreference: ...}.
+  BsonView command = query.query;
+  bson_iter_t it;
+  if (command.Init(&it) && bson_iter_next(&it) &&
+      (IterKey(&it) == "$query" || IterKey(&it) == "query") && BSON_ITER_HOLDS_DOCUMENT(&it)) {
+    command = IterDocument(&it);
+  }
+  std::string_view name;
+  if (command.Init(&it) && bson_iter_next(&it)) name = IterKey(&it);
+  bson_t* reply = out->Begin(wire::kOpReplyDocumentsOffset);
+  if (IsHelloName(name)) {
+    CommandRequest request;
+    request.name = name;
+    request.db = db;
+    request.body = command;
+    request.from_op_query = true;
+    RunCommand(state, connection, request, out);
+  } else {
+    AppendErrorFields(reply, Status(ErrorCode::kUnsupportedOpQueryCommand,
+                                    "Unsupported OP_QUERY command: " + std::string(name) + ". " +
+                                        std::string(kLegacyOpcodeHelp)));
+  }
+  FinishOpReply(out, header.request_id, wire::kReplyAwaitCapable);
+  return DispatchAction::kReply;
+}
+
+// The generic fields RunCommand reads, found in its one pass over the body.
+struct GenericFields {
+  bson_iter_t write_concern, lsid, max_time_ms;
+  bool has_write_concern = false, has_lsid = false, has_max_time_ms = false;
+  bool has_txn_number = false, has_autocommit = false, has_start_transaction = false;
+};
+
+// Walks the body's fields once: refuses a repeated field as MongoDB's IDL parsers do (40413
+// "BSON field 'insert.documents' is a duplicate field"; `$db` twice included) and records the
+// generic fields. Commands have a few dozen fields: the first kInline names are compared
+// linearly (cheaper than hashing them), and a body with more (only a hostile client sends
+// millions) moves them all into a hash set, so the pass stays linear.
+Status ScanGenericFields(const CommandRequest& request, GenericFields* out) {
+  constexpr size_t kInline = 32;
+  std::string_view inline_seen[kInline];
+  std::unordered_set<std::string_view> many_seen;
+  size_t count = 0;
+  bson_iter_t it;
+  if (!request.body.Init(&it)) return Status::OK();
+  while (bson_iter_next(&it)) {
+    std::string_view key = IterKey(&it);
+    bool repeated = false;
+    if (count < kInline) {
+      for (size_t i = 0; i < count && !repeated; ++i) repeated = inline_seen[i] == key;
+      inline_seen[count] = key;
+    } else {
+      if (many_seen.empty()) many_seen.insert(inline_seen, inline_seen + kInline);
+      repeated = !many_seen.insert(key).second;
+    }
+    if (repeated) {
+      return Status(ErrorCode::kLocation40413, "BSON field '" + std::string(request.name) + "." +
+                                                   std::string(key) + "' is a duplicate field");
+    }
+    ++count;
+    if (key.size() < 4) continue;  // shorter than every generic field read below
+    if (key == "writeConcern") {
+      out->write_concern = it;
+      out->has_write_concern = true;
+    } else if (key == "lsid") {
+      out->lsid = it;
+      out->has_lsid = true;
+    } else if (key == "maxTimeMS") {
+      out->max_time_ms = it;
+      out->has_max_time_ms = true;
+    } else if (key == "txnNumber") {
+      out->has_txn_number = true;
+    } else if (key == "autocommit") {
+      out->has_autocommit = true;
+    } else if (key == "startTransaction") {
+      out->has_start_transaction = true;
+    }
+  }
+  return Status::OK();
+}
+
+// The transaction fields as a standalone mongod takes them (initializeOperationSessionInfo):
+// transactions and retryable writes need a replica set, so a txnNumber is refused with
+// IllegalOperation 20, and the other combinations with mongod's InvalidOptions reasons. Nothing
+// runs: no write that a client meant to abort can stay applied.
+Status CheckSessionFields(const CommandDef& def, const GenericFields& generic) {
+  // A command a client may run before authenticating takes no transaction fields.
+  if (!def.requires_auth) {
+    if (generic.has_autocommit) {
+      return Status(ErrorCode::kOperationNotSupportedInTransaction,
+                    "This command is not supported in transactions");
+    }
+    if (generic.has_txn_number) {
+      return Status(ErrorCode::kLocation50889,
+                    "It is illegal to provide a txnNumber for this command");
+    }
+  }
+  if (generic.has_txn_number) {
+    if (!generic.has_lsid) {
+      return Status(ErrorCode::kInvalidOptions,
+                    "Transaction number requires a session ID to also be specified");
+    }
+    return Status(ErrorCode::kIllegalOperation,
+                  "Transaction numbers are only allowed on a replica set member or mongos");
+  }
+  if (generic.has_autocommit) {
+    return Status(ErrorCode::kInvalidOptions,
+                  "'autocommit' field requires a transaction number to also be specified");
+  }
+  if (generic.has_start_transaction) {
+    return Status(ErrorCode::kInvalidOptions,
+                  "'startTransaction' field requires 'autocommit' field to also be specified");
+  }
+  return Status::OK();
+}
+
+// maxTimeMS as mongod 7.0's generic argument parser takes it: a number, integral, in
+// [0, INT32_MAX]; 0 means no limit.
+Result<int64_t> ParseMaxTimeMs(const bson_iter_t* it) {
+  if (!IterIsNumber(it)) {
+    return Status(ErrorCode::kTypeMismatch,
+                  "BSON field 'maxTimeMS' is the wrong type '" +
+                      std::string(BsonTypeName(bson_iter_type(it))) +
+                      "', expected types '[long, int, decimal, double]'");
+  }
+  double as_double = 0;
+  IterAsDouble(it, &as_double);
+  if (!BSON_ITER_HOLDS_INT32(it) && !BSON_ITER_HOLDS_INT64(it) &&
+      as_double != std::trunc(as_double)) {
+    return Status(ErrorCode::kBadValue, "maxTimeMS has non-integral value");
+  }
+  // The value as a long, saturating (BSONElement::safeNumberLong).
+  int64_t value = 0;
+  if (!IterAsInt64(it, &value)) {
+    value = as_double >= 9.2233720368547758e18    ? INT64_MAX
+            : as_double <= -9.2233720368547758e18 ? INT64_MIN
+                                                  : static_cast<int64_t>(as_double);
+  }
+  if (value < 0) {
+    return Status(ErrorCode::kLocation51024, "BSON field 'maxTimeMS' value must be >= 0, actual "
+                                             "value '" + std::to_string(value) + "'");
+  }
+  if (value > INT32_MAX) {
+    return Status(ErrorCode::kBadValue,
+                  std::to_string(value) + " value for maxTimeMS is out of range");
+  }
+  return value;
+}
+
+// Records the command's session in the SessionCache ($listLocalSessions): at most once a second
+// for the same session on a connection, so the common case costs a comparison.
+void RecordSession(ServerState& state, ConnectionInfo& connection, const bson_iter_t* lsid) {
+  std::optional<SessionId> id = ParseSessionId(lsid);
+  if (!id) return;
+  auto now = std::chrono::steady_clock::now();
+  if (*id == connection.last_session &&
+      now - connection.last_session_touch < std::chrono::seconds(1)) {
+    return;
+  }
+  connection.last_session = *id;
+  connection.last_session_touch = now;
+  state.sessions().Touch(*id);
+}
+
+// mongod's OpMsgRequest turns every kind-1 document sequence into an array field of the body
+// (wire/ has already refused a sequence that repeats a body field, 40433).
+CommandRequest FoldSequences(const CommandRequest& request, BsonDoc* body) {
+  bson_t* out = body->get();
+  bson_iter_t it;
+  if (request.body.Init(&it)) {
+    while (bson_iter_next(&it)) bson_append_iter(out, nullptr, 0, &it);
+  }
+  for (const wire::DocumentSequence& sequence : *request.sequences) {
+    bson_t array;
+    bson_append_array_begin(out, sequence.identifier.data(),
+                            static_cast<int>(sequence.identifier.size()), &array);
+    char key_buffer[16];
+    uint32_t index = 0;
+    for (BsonView document : sequence.documents) {
+      const char* key;
+      size_t key_length = bson_uint32_to_string(index++, &key, key_buffer, sizeof key_buffer);
+      bson_t view = document.AsBson();
+      bson_append_document(&array, key, static_cast<int>(key_length), &view);
+    }
+    bson_append_array_end(out, &array);
+  }
+  CommandRequest folded = request;
+  folded.body = body->view();
+  folded.sequences = nullptr;
+  return folded;
+}
+
+// Runs a command found in the table.
+void RunKnownCommand(ServerState& state, ConnectionInfo& connection, const CommandDef* def,
+                     const CommandRequest& request, wire::ReplyBuffer* out) {
+  CommandContext ctx{state, connection, nullptr, out};
+  // One pass over the body: duplicate fields, and the generic fields the dispatcher reads (the
+  // write concern, the session and its transaction fields).
+  GenericFields generic;
+  Status status = ScanGenericFields(request, &generic);
+  if (status.ok()) status = CheckSessionFields(*def, generic);
+  if (!status.ok()) {
+    state.opcounters().command++;
+    AppendErrorFields(out->body(), status);
+    return;
+  }
+  if (generic.has_lsid) RecordSession(state, connection, &generic.lsid);
+  // A bad write concern fails the command before it runs, as in mongod.
+  Result<WriteConcern> concern =
+      ParseWriteConcern(generic.has_write_concern ? &generic.write_concern : nullptr);
+  status = concern.status();
+  // What can stop the command at its safe points: maxTimeMS, killOp, shutdown, the client's
+  // disconnect. (getMore takes its deadline from its cursor: get_more.cc.)
+  Interruptible interrupt;
+  interrupt.set_client_socket(connection.socket_fd);
+  if (status.ok() && generic.has_max_time_ms && request.name != "getMore") {
+    Result<int64_t> max_time_ms = ParseMaxTimeMs(&generic.max_time_ms);
+    status = max_time_ms.status();
+    if (status.ok() && *max_time_ms > 0) {
+      interrupt.set_deadline(std::chrono::steady_clock::now() +
+                             std::chrono::milliseconds(*max_time_ms));
+    }
+  }
+  if (status.ok()) {
+    ScopedInterrupt current(&interrupt);
+    OpScope op(state.ops(), connection, request, &interrupt);  // what $currentOp reports
+    status = def->handler(ctx, request, out->body());
+  }
+  if (status.ok() && concern->sync) status = state.engine().SyncWal();
+  if (!status.ok()) {
+    AppendErrorFields(out->Restart(), status);  // a partial reply is discarded
+    return;
+  }
+  if (!out->complete()) BSON_APPEND_DOUBLE(out->body(), "ok", 1.0);  // an adopted reply has it
+}
+
+}  // namespace
+
+void RunCommand(ServerState& state, ConnectionInfo& connection, const CommandRequest& request,
+                wire::ReplyBuffer* out) {
+  const CommandDef* def = FindCommand(request.name);
+  if (def == nullptr) {
+    state.opcounters().command++;
+    AppendErrorFields(out->body(), Status(ErrorCode::kCommandNotFound,
+                                          "no such command: '" + std::string(request.name) + "'"));
+    return;
+  }
+  if (def->admin_only && request.db != "admin") {
+    state.opcounters().command++;
+    AppendErrorFields(out->body(),
+                      Status(ErrorCode::kUnauthorized, std::string(def->name) +
+                                                           " may only be run against the admin database."));
+    return;
+  }
+  if (!def->reads_sequences && request.sequences != nullptr && !request.sequences->empty()) {
+    BsonDoc folded_body;
+    RunKnownCommand(state, connection, def, FoldSequences(request, &folded_body), out);
+    return;
+  }
+  RunKnownCommand(state, connection, def, request, out);
+}
+
+DispatchAction Dispatch(ServerState& state, ConnectionInfo& connection,
+                        const wire::MessageHeader& header, const uint8_t* frame, size_t size,
+                        wire::ReplyBuffer* out) {
+  switch (static_cast<wire::OpCode>(header.op_code)) {
+    case wire::OpCode::kMsg:
+      return HandleOpMsg(state, connection, header, frame, size, out);
+    case wire::OpCode::kQuery:
+      return HandleOpQuery(state, connection, header, frame, size, out);
+    default: {
+      BsonDoc attr;
+      BSON_APPEND_INT32(attr.get(), "opCode", header.op_code);
+      AppendUtf8(attr.get(), "remote", connection.remote);
+      logging::Log(logging::Severity::kWarning, "NETWORK", 22989, ConnectionContext(connection),
+                   "Unsupported opcode: ending connection", attr.get());
+      return DispatchAction::kClose;
+    }
+  }
+}
+
+}  // namespace cairn::server

@@ -1,0 +1,30 @@
+// Dispatcher: one request frame in, at most one reply frame out. Routes by opcode (OP_MSG, the
+// legacy OP_QUERY handshake, everything else closes the connection), looks the command up in
+// the command table, runs its handler, and turns a non-OK Status into MongoDB's error reply.
+// Replies are built in place in the connection's wire::ReplyBuffer. Stateless apart from the shared
+// ServerState; called on the connection's thread.
+#pragma once
+
+#include "server/command.h"
+#include "wire/reply_buffer.h"
+#include "server/server_state.h"
+#include "wire/message.h"
+
+namespace cairn::server {
+
+enum class DispatchAction {
+  kReply,    // `out` holds the reply frame
+  kNoReply,  // moreToCome: the client expects nothing
+  kClose,    // a malformed or unsupported message: close this connection
+};
+
+DispatchAction Dispatch(ServerState& state, ConnectionInfo& connection,
+                        const wire::MessageHeader& header, const uint8_t* frame, size_t size,
+                        wire::ReplyBuffer* out);
+
+// Runs one command (already parsed) and writes its complete reply document (ok: 1 with the
+// handler's fields, or MongoDB's error reply) into `out`'s body, which the caller has begun.
+void RunCommand(ServerState& state, ConnectionInfo& connection, const CommandRequest& request,
+                wire::ReplyBuffer* out);
+
+}  // namespace cairn::server

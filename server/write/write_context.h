@@ -1,0 +1,59 @@
+// WriteContext: what the write path needs of the server, and nothing more: the storage engine,
+// the point-read cache every write goes through (exec/id_cache.h), the capped collections'
+// shared state, and the per-collection write state (the lock that serialises a collection's
+// writers and what they know under it). ServerState owns one; the TTL monitor, index builds,
+// capped copies and $out/$merge take it instead of the whole ServerState (as LevelDB's DBImpl
+// takes Options and Env). Outlives every writer. Thread-safe: the write-state table has its own
+// mutex; each entry's `lock` guards the entry.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "server/capped/capped_registry.h"
+#include "server/exec/id_cache.h"
+#include "storage/engine.h"
+
+namespace cairn::server {
+
+// What writers of one collection share: the lock that serialises them (dup-key check through
+// commit), and what they know under it. Keyed by the collection's prefix, which is never
+// reused, so the table only grows with collections made.
+struct CollectionWriteState {
+  std::mutex lock;
+  // GUARDED_BY(lock): an upper bound of the collection's _id index keys, so an insert whose
+  // _id key sorts above it skips the storage probe for a duplicate. Ascending _ids (counters,
+  // the ObjectIds a driver generates) always do. Writers raise it as their inserts commit;
+  // removals leave it, which keeps it a bound. Unset until read from storage; empty when the
+  // index is (an encoded key is never empty, so every key sorts above it).
+  std::optional<std::string> id_bound;
+};
+
+class WriteContext {
+ public:
+  WriteContext(storage::Engine& engine, IdCache& id_cache, CappedRegistry& capped)
+      : engine_(engine), id_cache_(id_cache), capped_(capped) {}
+  WriteContext(const WriteContext&) = delete;
+  WriteContext& operator=(const WriteContext&) = delete;
+
+  storage::Engine& engine() { return engine_; }
+  IdCache& id_cache() { return id_cache_; }
+  // Capped collections' oldest-record hints and insert notifications (tailable awaitData).
+  CappedRegistry& capped() { return capped_; }
+
+  CollectionWriteState& CollectionWrite(storage::Prefix collection);
+  std::mutex& CollectionLock(storage::Prefix collection) { return CollectionWrite(collection).lock; }
+
+ private:
+  storage::Engine& engine_;
+  IdCache& id_cache_;
+  CappedRegistry& capped_;
+  std::mutex states_mu_;
+  // GUARDED_BY(states_mu_)
+  std::unordered_map<storage::Prefix, std::unique_ptr<CollectionWriteState>> states_;
+};
+
+}  // namespace cairn::server
