@@ -20,7 +20,6 @@ int CompareBytes(const char* a, size_t alen, const char* b, size_t blen) {
   return Sign(alen, blen);
 }
 
-
 // A number reduced to what the comparison needs: an exact int64 (int32, int64, and decimals whose
 // value is an int64), or a double (doubles; other decimals through their nearest double).
 struct Number {
@@ -65,8 +64,7 @@ int CompareNumbers(const bson_iter_t* a, const bson_iter_t* b) {
   return Sign(x, y);
 }
 
-int CompareObjects(BsonView a, BsonView b, bool consider_names,
-                   const StringComparator* strings) {
+int CompareObjects(BsonView a, BsonView b, bool consider_names, const StringComparator* strings) {
   bson_iter_t ia, ib;
   bool va = a.Init(&ia), vb = b.Init(&ib);
   if (!va || !vb) return Sign(va, vb);
@@ -122,28 +120,45 @@ bool DecimalToInt64Exact(const bson_decimal128_t& dec, int64_t* out) {
 
 int CanonicalTypeRank(bson_type_t type) {
   switch (type) {
-    case BSON_TYPE_MINKEY: return -1;
+    case BSON_TYPE_MINKEY:
+      return -1;
     case BSON_TYPE_EOD:
-    case BSON_TYPE_UNDEFINED: return 0;
-    case BSON_TYPE_NULL: return 5;
+    case BSON_TYPE_UNDEFINED:
+      return 0;
+    case BSON_TYPE_NULL:
+      return 5;
     case BSON_TYPE_DOUBLE:
     case BSON_TYPE_INT32:
     case BSON_TYPE_INT64:
-    case BSON_TYPE_DECIMAL128: return 10;
+    case BSON_TYPE_DECIMAL128:
+      return 10;
     case BSON_TYPE_UTF8:
-    case BSON_TYPE_SYMBOL: return 15;
-    case BSON_TYPE_DOCUMENT: return 20;
-    case BSON_TYPE_ARRAY: return 25;
-    case BSON_TYPE_BINARY: return 30;
-    case BSON_TYPE_OID: return 35;
-    case BSON_TYPE_BOOL: return 40;
-    case BSON_TYPE_DATE_TIME: return 45;
-    case BSON_TYPE_TIMESTAMP: return 47;
-    case BSON_TYPE_REGEX: return 50;
-    case BSON_TYPE_DBPOINTER: return 55;
-    case BSON_TYPE_CODE: return 60;
-    case BSON_TYPE_CODEWSCOPE: return 65;
-    case BSON_TYPE_MAXKEY: return 127;
+    case BSON_TYPE_SYMBOL:
+      return 15;
+    case BSON_TYPE_DOCUMENT:
+      return 20;
+    case BSON_TYPE_ARRAY:
+      return 25;
+    case BSON_TYPE_BINARY:
+      return 30;
+    case BSON_TYPE_OID:
+      return 35;
+    case BSON_TYPE_BOOL:
+      return 40;
+    case BSON_TYPE_DATE_TIME:
+      return 45;
+    case BSON_TYPE_TIMESTAMP:
+      return 47;
+    case BSON_TYPE_REGEX:
+      return 50;
+    case BSON_TYPE_DBPOINTER:
+      return 55;
+    case BSON_TYPE_CODE:
+      return 60;
+    case BSON_TYPE_CODEWSCOPE:
+      return 65;
+    case BSON_TYPE_MAXKEY:
+      return 127;
   }
   return 0;
 }

@@ -111,17 +111,32 @@ bool IterIsNumber(const bson_iter_t* it) {
 
 bool IterAsDouble(const bson_iter_t* it, double* out) {
   switch (bson_iter_type(it)) {
-    case BSON_TYPE_INT32: *out = bson_iter_int32(it); return true;
-    case BSON_TYPE_INT64: *out = static_cast<double>(bson_iter_int64(it)); return true;
-    case BSON_TYPE_DOUBLE: *out = bson_iter_double(it); return true;
+    case BSON_TYPE_INT32:
+      *out = bson_iter_int32(it);
+      return true;
+    case BSON_TYPE_INT64:
+      *out = static_cast<double>(bson_iter_int64(it));
+      return true;
+    case BSON_TYPE_DOUBLE:
+      *out = bson_iter_double(it);
+      return true;
     case BSON_TYPE_DECIMAL128: {
       bson_decimal128_t dec;
       bson_iter_decimal128(it, &dec);
       char buf[BSON_DECIMAL128_STRING];
       bson_decimal128_to_string(&dec, buf);
-      if (std::strcmp(buf, "NaN") == 0) { *out = NAN; return true; }
-      if (std::strcmp(buf, "Infinity") == 0) { *out = INFINITY; return true; }
-      if (std::strcmp(buf, "-Infinity") == 0) { *out = -INFINITY; return true; }
+      if (std::strcmp(buf, "NaN") == 0) {
+        *out = NAN;
+        return true;
+      }
+      if (std::strcmp(buf, "Infinity") == 0) {
+        *out = INFINITY;
+        return true;
+      }
+      if (std::strcmp(buf, "-Infinity") == 0) {
+        *out = -INFINITY;
+        return true;
+      }
       *out = std::strtod(buf, nullptr);
       return true;
     }
@@ -132,8 +147,12 @@ bool IterAsDouble(const bson_iter_t* it, double* out) {
 
 bool IterAsInt64(const bson_iter_t* it, int64_t* out) {
   switch (bson_iter_type(it)) {
-    case BSON_TYPE_INT32: *out = bson_iter_int32(it); return true;
-    case BSON_TYPE_INT64: *out = bson_iter_int64(it); return true;
+    case BSON_TYPE_INT32:
+      *out = bson_iter_int32(it);
+      return true;
+    case BSON_TYPE_INT64:
+      *out = bson_iter_int64(it);
+      return true;
     case BSON_TYPE_DOUBLE: {
       double d = bson_iter_double(it);
       if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) return false;
@@ -148,28 +167,50 @@ bool IterAsInt64(const bson_iter_t* it, int64_t* out) {
 
 std::string_view BsonTypeName(bson_type_t type) {
   switch (type) {
-    case BSON_TYPE_EOD: return "missing";
-    case BSON_TYPE_DOUBLE: return "double";
-    case BSON_TYPE_UTF8: return "string";
-    case BSON_TYPE_DOCUMENT: return "object";
-    case BSON_TYPE_ARRAY: return "array";
-    case BSON_TYPE_BINARY: return "binData";
-    case BSON_TYPE_UNDEFINED: return "undefined";
-    case BSON_TYPE_OID: return "objectId";
-    case BSON_TYPE_BOOL: return "bool";
-    case BSON_TYPE_DATE_TIME: return "date";
-    case BSON_TYPE_NULL: return "null";
-    case BSON_TYPE_REGEX: return "regex";
-    case BSON_TYPE_DBPOINTER: return "dbPointer";
-    case BSON_TYPE_CODE: return "javascript";
-    case BSON_TYPE_SYMBOL: return "symbol";
-    case BSON_TYPE_CODEWSCOPE: return "javascriptWithScope";
-    case BSON_TYPE_INT32: return "int";
-    case BSON_TYPE_TIMESTAMP: return "timestamp";
-    case BSON_TYPE_INT64: return "long";
-    case BSON_TYPE_DECIMAL128: return "decimal";
-    case BSON_TYPE_MINKEY: return "minKey";
-    case BSON_TYPE_MAXKEY: return "maxKey";
+    case BSON_TYPE_EOD:
+      return "missing";
+    case BSON_TYPE_DOUBLE:
+      return "double";
+    case BSON_TYPE_UTF8:
+      return "string";
+    case BSON_TYPE_DOCUMENT:
+      return "object";
+    case BSON_TYPE_ARRAY:
+      return "array";
+    case BSON_TYPE_BINARY:
+      return "binData";
+    case BSON_TYPE_UNDEFINED:
+      return "undefined";
+    case BSON_TYPE_OID:
+      return "objectId";
+    case BSON_TYPE_BOOL:
+      return "bool";
+    case BSON_TYPE_DATE_TIME:
+      return "date";
+    case BSON_TYPE_NULL:
+      return "null";
+    case BSON_TYPE_REGEX:
+      return "regex";
+    case BSON_TYPE_DBPOINTER:
+      return "dbPointer";
+    case BSON_TYPE_CODE:
+      return "javascript";
+    case BSON_TYPE_SYMBOL:
+      return "symbol";
+    case BSON_TYPE_CODEWSCOPE:
+      return "javascriptWithScope";
+    case BSON_TYPE_INT32:
+      return "int";
+    case BSON_TYPE_TIMESTAMP:
+      return "timestamp";
+    case BSON_TYPE_INT64:
+      return "long";
+    case BSON_TYPE_DECIMAL128:
+      return "decimal";
+    case BSON_TYPE_MINKEY:
+      return "minKey";
+    case BSON_TYPE_MAXKEY:
+      return "maxKey";
   }
   return "unknown";
 }
@@ -203,8 +244,14 @@ void AppendShellDoc(std::string& out, BsonView doc, bool is_array) {
 }
 
 void AppendDouble(std::string& out, double d) {
-  if (std::isnan(d)) { out += "nan.0"; return; }
-  if (std::isinf(d)) { out += d > 0 ? "inf.0" : "-inf.0"; return; }
+  if (std::isnan(d)) {
+    out += "nan.0";
+    return;
+  }
+  if (std::isinf(d)) {
+    out += d > 0 ? "inf.0" : "-inf.0";
+    return;
+  }
   char buf[64];
   if (std::trunc(d) == d && std::fabs(d) < 1e15) {
     std::snprintf(buf, sizeof buf, "%.1f", d);
@@ -226,18 +273,25 @@ void AppendDouble(std::string& out, double d) {
 void AppendShellValue(std::string& out, const bson_iter_t* it) {
   char buf[64];
   switch (bson_iter_type(it)) {
-    case BSON_TYPE_DOUBLE: AppendDouble(out, bson_iter_double(it)); break;
+    case BSON_TYPE_DOUBLE:
+      AppendDouble(out, bson_iter_double(it));
+      break;
     case BSON_TYPE_UTF8:
     case BSON_TYPE_SYMBOL: {
       uint32_t len = 0;
-      const char* s = BSON_ITER_HOLDS_UTF8(it) ? bson_iter_utf8(it, &len) : bson_iter_symbol(it, &len);
+      const char* s =
+          BSON_ITER_HOLDS_UTF8(it) ? bson_iter_utf8(it, &len) : bson_iter_symbol(it, &len);
       out += '"';
       out.append(s, len);
       out += '"';
       break;
     }
-    case BSON_TYPE_DOCUMENT: AppendShellDoc(out, IterDocument(it), false); break;
-    case BSON_TYPE_ARRAY: AppendShellDoc(out, IterDocument(it), true); break;
+    case BSON_TYPE_DOCUMENT:
+      AppendShellDoc(out, IterDocument(it), false);
+      break;
+    case BSON_TYPE_ARRAY:
+      AppendShellDoc(out, IterDocument(it), true);
+      break;
     case BSON_TYPE_OID: {
       char hex[25];
       bson_oid_to_string(bson_iter_oid(it), hex);
@@ -246,15 +300,26 @@ void AppendShellValue(std::string& out, const bson_iter_t* it) {
       out += "')";
       break;
     }
-    case BSON_TYPE_BOOL: out += bson_iter_bool(it) ? "true" : "false"; break;
+    case BSON_TYPE_BOOL:
+      out += bson_iter_bool(it) ? "true" : "false";
+      break;
     case BSON_TYPE_DATE_TIME:
-      std::snprintf(buf, sizeof buf, "new Date(%lld)", static_cast<long long>(bson_iter_date_time(it)));
+      std::snprintf(buf, sizeof buf, "new Date(%lld)",
+                    static_cast<long long>(bson_iter_date_time(it)));
       out += buf;
       break;
-    case BSON_TYPE_NULL: out += "null"; break;
-    case BSON_TYPE_UNDEFINED: out += "undefined"; break;
-    case BSON_TYPE_INT32: out += std::to_string(bson_iter_int32(it)); break;
-    case BSON_TYPE_INT64: out += std::to_string(bson_iter_int64(it)); break;
+    case BSON_TYPE_NULL:
+      out += "null";
+      break;
+    case BSON_TYPE_UNDEFINED:
+      out += "undefined";
+      break;
+    case BSON_TYPE_INT32:
+      out += std::to_string(bson_iter_int32(it));
+      break;
+    case BSON_TYPE_INT64:
+      out += std::to_string(bson_iter_int64(it));
+      break;
     case BSON_TYPE_TIMESTAMP: {
       uint32_t t, i;
       bson_iter_timestamp(it, &t, &i);
@@ -281,8 +346,12 @@ void AppendShellValue(std::string& out, const bson_iter_t* it) {
       out += options;
       break;
     }
-    case BSON_TYPE_MINKEY: out += "MinKey"; break;
-    case BSON_TYPE_MAXKEY: out += "MaxKey"; break;
+    case BSON_TYPE_MINKEY:
+      out += "MinKey";
+      break;
+    case BSON_TYPE_MAXKEY:
+      out += "MaxKey";
+      break;
     case BSON_TYPE_BINARY: {
       bson_subtype_t subtype;
       uint32_t len = 0;
@@ -298,7 +367,9 @@ void AppendShellValue(std::string& out, const bson_iter_t* it) {
       out += ')';
       break;
     }
-    default: out += "?"; break;
+    default:
+      out += "?";
+      break;
   }
 }
 

@@ -14,7 +14,7 @@ namespace cairn {
 class Status;
 
 // BSON size limits (src/mongo/bson/util/builder.h, src/mongo/rpc/message.h, write_ops).
-inline constexpr int32_t kMaxBsonObjectSize = 16 * 1024 * 1024;            // user documents
+inline constexpr int32_t kMaxBsonObjectSize = 16 * 1024 * 1024;  // user documents
 inline constexpr int32_t kMaxInternalBsonObjectSize = kMaxBsonObjectSize + 16 * 1024;
 inline constexpr int32_t kMaxMessageSizeBytes = 48'000'000;
 inline constexpr int32_t kMaxWriteBatchSize = 100'000;
@@ -54,7 +54,7 @@ class BsonView {
 class BsonDoc {
  public:
   BsonDoc();
-  explicit BsonDoc(BsonView view);  // copies the bytes
+  explicit BsonDoc(BsonView view);                 // copies the bytes
   static BsonDoc FromJson(std::string_view json);  // aborts on malformed JSON: tests and constants
   BsonDoc(BsonDoc&& other) noexcept : doc_(other.doc_) { other.doc_ = nullptr; }
   BsonDoc& operator=(BsonDoc&& other) noexcept;

@@ -17,45 +17,67 @@ std::atomic<int32_t> g_max_bson_depth{kDefaultMaxBsonDepth};
 
 // How an element's value is laid out after its type byte and field name.
 enum Layout : uint8_t {
-  kFixed0,    // no bytes (undefined, null, minKey, maxKey)
-  kFixed4,    // int32
-  kFixed8,    // double, date, timestamp, int64
-  kFixed12,   // ObjectId
-  kFixed16,   // decimal128
-  kString,    // int32 length (counting the NUL) + bytes + NUL (string, code, symbol)
-  kNested,    // an embedded document or array
-  kBinary,    // int32 length + subtype + bytes
-  kBool,      // one byte, 0 or 1
-  kRegex,     // two cstrings
-  kDbPointer, // string + 12-byte ObjectId
+  kFixed0,     // no bytes (undefined, null, minKey, maxKey)
+  kFixed4,     // int32
+  kFixed8,     // double, date, timestamp, int64
+  kFixed12,    // ObjectId
+  kFixed16,    // decimal128
+  kString,     // int32 length (counting the NUL) + bytes + NUL (string, code, symbol)
+  kNested,     // an embedded document or array
+  kBinary,     // int32 length + subtype + bytes
+  kBool,       // one byte, 0 or 1
+  kRegex,      // two cstrings
+  kDbPointer,  // string + 12-byte ObjectId
   kCodeWScope,
   kInvalid,
 };
 
 Layout LayoutOf(uint8_t type) {
   switch (type) {
-    case 0x01: return kFixed8;      // double
-    case 0x02: return kString;      // string
-    case 0x03: return kNested;      // document
-    case 0x04: return kNested;      // array
-    case 0x05: return kBinary;
-    case 0x06: return kFixed0;      // undefined
-    case 0x07: return kFixed12;     // ObjectId
-    case 0x08: return kBool;
-    case 0x09: return kFixed8;      // date
-    case 0x0A: return kFixed0;      // null
-    case 0x0B: return kRegex;
-    case 0x0C: return kDbPointer;
-    case 0x0D: return kString;      // code
-    case 0x0E: return kString;      // symbol
-    case 0x0F: return kCodeWScope;
-    case 0x10: return kFixed4;      // int32
-    case 0x11: return kFixed8;      // timestamp
-    case 0x12: return kFixed8;      // int64
-    case 0x13: return kFixed16;     // decimal128
-    case 0x7F: return kFixed0;      // maxKey
-    case 0xFF: return kFixed0;      // minKey
-    default: return kInvalid;
+    case 0x01:
+      return kFixed8;  // double
+    case 0x02:
+      return kString;  // string
+    case 0x03:
+      return kNested;  // document
+    case 0x04:
+      return kNested;  // array
+    case 0x05:
+      return kBinary;
+    case 0x06:
+      return kFixed0;  // undefined
+    case 0x07:
+      return kFixed12;  // ObjectId
+    case 0x08:
+      return kBool;
+    case 0x09:
+      return kFixed8;  // date
+    case 0x0A:
+      return kFixed0;  // null
+    case 0x0B:
+      return kRegex;
+    case 0x0C:
+      return kDbPointer;
+    case 0x0D:
+      return kString;  // code
+    case 0x0E:
+      return kString;  // symbol
+    case 0x0F:
+      return kCodeWScope;
+    case 0x10:
+      return kFixed4;  // int32
+    case 0x11:
+      return kFixed8;  // timestamp
+    case 0x12:
+      return kFixed8;  // int64
+    case 0x13:
+      return kFixed16;  // decimal128
+    case 0x7F:
+      return kFixed0;  // maxKey
+    case 0xFF:
+      return kFixed0;  // minKey
+    default:
+      return kInvalid;
   }
 }
 
@@ -68,23 +90,34 @@ int32_t LoadI32(const uint8_t* p) {
 // The size of a value of `type` at `value`, in BSON already known to be valid.
 size_t ValueSize(uint8_t type, const uint8_t* value) {
   switch (LayoutOf(type)) {
-    case kFixed0: return 0;
-    case kFixed4: return 4;
-    case kFixed8: return 8;
-    case kFixed12: return 12;
-    case kFixed16: return 16;
-    case kBool: return 1;
-    case kString: return 4 + static_cast<size_t>(LoadI32(value));
+    case kFixed0:
+      return 0;
+    case kFixed4:
+      return 4;
+    case kFixed8:
+      return 8;
+    case kFixed12:
+      return 12;
+    case kFixed16:
+      return 16;
+    case kBool:
+      return 1;
+    case kString:
+      return 4 + static_cast<size_t>(LoadI32(value));
     case kNested:
-    case kCodeWScope: return static_cast<size_t>(LoadI32(value));
-    case kBinary: return 5 + static_cast<size_t>(LoadI32(value));
-    case kDbPointer: return 4 + static_cast<size_t>(LoadI32(value)) + 12;
+    case kCodeWScope:
+      return static_cast<size_t>(LoadI32(value));
+    case kBinary:
+      return 5 + static_cast<size_t>(LoadI32(value));
+    case kDbPointer:
+      return 4 + static_cast<size_t>(LoadI32(value)) + 12;
     case kRegex: {
       const char* pattern = reinterpret_cast<const char*>(value);
       const size_t first = std::strlen(pattern) + 1;
       return first + std::strlen(pattern + first) + 1;
     }
-    case kInvalid: break;
+    case kInvalid:
+      break;
   }
   return 0;
 }
@@ -142,12 +175,14 @@ class Validator {
   Status Run() {
     if (size_ < 5) return Fail({ErrorCode::kInvalidBSON, "BSON data has to be at least 5 bytes"});
     const int32_t declared = LoadI32(data_);
-    if (declared < 5) return Fail({ErrorCode::kInvalidBSON, "BSON data has to be at least 5 bytes"});
+    if (declared < 5)
+      return Fail({ErrorCode::kInvalidBSON, "BSON data has to be at least 5 bytes"});
     if (static_cast<size_t>(declared) != size_) {
       return Fail({ErrorCode::kInvalidBSON, "Incorrect BSON length"});
     }
     end_ = data_ + size_;
-    if (end_[-1] != 0) return Fail({ErrorCode::kInvalidBSON, "BSON object not terminated with EOO"});
+    if (end_[-1] != 0)
+      return Fail({ErrorCode::kInvalidBSON, "BSON object not terminated with EOO"});
     max_frames_ = static_cast<size_t>(MaxBsonDepth()) + 1;  // a flat document is one frame
     frames_.push_back({end_, nullptr, false});
     const uint8_t* p = data_ + 4;
@@ -157,15 +192,18 @@ class Validator {
       const uint8_t type = *p;
       if (type == 0) {  // the EOO of the innermost frame
         ++p;
-        if (p != frames_.back().end) return Fail({ErrorCode::kInvalidBSON, "incorrect BSON length"});
+        if (p != frames_.back().end)
+          return Fail({ErrorCode::kInvalidBSON, "incorrect BSON length"});
         frames_.pop_back();
         if (frames_.empty()) return Status::OK();
         if (frames_.back().code_w_scope) {
           // The scope document must end exactly where the code-with-scope value does.
-          if (p != frames_.back().end) return Fail({ErrorCode::kInvalidBSON, "incorrect BSON length"});
+          if (p != frames_.back().end)
+            return Fail({ErrorCode::kInvalidBSON, "incorrect BSON length"});
           frames_.pop_back();
         }
-        if (p >= end_) return Fail({ErrorCode::kInvalidBSON, "BSON size is larger than buffer size"});
+        if (p >= end_)
+          return Fail({ErrorCode::kInvalidBSON, "BSON size is larger than buffer size"});
         continue;
       }
       element_ = p;
@@ -227,7 +265,8 @@ class Validator {
   // Validates the value of the element whose type is `type`, starting at `p`; returns the
   // position after it (for a nested document: its first element), or null.
   const uint8_t* Value(const uint8_t* p, uint8_t type, Failure* failure) {
-    static constexpr Failure kTooLong{ErrorCode::kInvalidBSON, "BSON size is larger than buffer size"};
+    static constexpr Failure kTooLong{ErrorCode::kInvalidBSON,
+                                      "BSON size is larger than buffer size"};
     switch (LayoutOf(type)) {
       case kFixed0:
         if (p >= end_) break;
@@ -374,10 +413,10 @@ int32_t MaxStorageDepth() { return MaxBsonDepth() - kExtraSystemDepthLevels; }
 
 Status SetMaxBsonDepth(int32_t depth) {
   if (depth < kMinBsonDepth || depth > kMaxBsonDepthCeiling) {
-    return Status(ErrorCode::kBadValue,
-                  "maxBSONDepth must be between " + std::to_string(kMinBsonDepth) + " and " +
-                      std::to_string(kMaxBsonDepthCeiling) + ", but attempted to set to: " +
-                      std::to_string(depth));
+    return Status(ErrorCode::kBadValue, "maxBSONDepth must be between " +
+                                            std::to_string(kMinBsonDepth) + " and " +
+                                            std::to_string(kMaxBsonDepthCeiling) +
+                                            ", but attempted to set to: " + std::to_string(depth));
   }
   g_max_bson_depth.store(depth, std::memory_order_relaxed);
   return Status::OK();
@@ -418,7 +457,8 @@ Status ObjectTooLarge(size_t size, const uint8_t* data, size_t available) {
         bson_iter_t it;
         if (ValidateBson(bytes, copy.size()).ok() &&
             bson_iter_init_from_data(&it, bytes, copy.size()) && bson_iter_next(&it)) {
-          message += " First element: " + std::string(IterKey(&it)) + ": " + ValueToShellString(&it);
+          message +=
+              " First element: " + std::string(IterKey(&it)) + ": " + ValueToShellString(&it);
         }
       }
     }

@@ -34,11 +34,16 @@ bson_decimal128_t Out(const BID_UINT128& d) {
 
 _IDEC_round ModeOf(Rounding r) {
   switch (r) {
-    case Rounding::kTowardNegative: return BID_ROUNDING_DOWN;
-    case Rounding::kTowardPositive: return BID_ROUNDING_UP;
-    case Rounding::kTowardZero: return BID_ROUNDING_TO_ZERO;
-    case Rounding::kTiesToAway: return BID_ROUNDING_TIES_AWAY;
-    default: return BID_ROUNDING_TO_NEAREST;
+    case Rounding::kTowardNegative:
+      return BID_ROUNDING_DOWN;
+    case Rounding::kTowardPositive:
+      return BID_ROUNDING_UP;
+    case Rounding::kTowardZero:
+      return BID_ROUNDING_TO_ZERO;
+    case Rounding::kTiesToAway:
+      return BID_ROUNDING_TIES_AWAY;
+    default:
+      return BID_ROUNDING_TO_NEAREST;
   }
 }
 
@@ -154,11 +159,21 @@ std::optional<int64_t> ToInt64(const bson_decimal128_t& a, Rounding rounding) {
   BID_UINT128 x = In(a);
   int64_t out = 0;
   switch (rounding) {
-    case Rounding::kTowardNegative: out = bid128_to_int64_floor(x, &flags); break;
-    case Rounding::kTowardPositive: out = bid128_to_int64_ceil(x, &flags); break;
-    case Rounding::kTowardZero: out = bid128_to_int64_int(x, &flags); break;
-    case Rounding::kTiesToAway: out = bid128_to_int64_rninta(x, &flags); break;
-    default: out = bid128_to_int64_rnint(x, &flags); break;
+    case Rounding::kTowardNegative:
+      out = bid128_to_int64_floor(x, &flags);
+      break;
+    case Rounding::kTowardPositive:
+      out = bid128_to_int64_ceil(x, &flags);
+      break;
+    case Rounding::kTowardZero:
+      out = bid128_to_int64_int(x, &flags);
+      break;
+    case Rounding::kTiesToAway:
+      out = bid128_to_int64_rninta(x, &flags);
+      break;
+    default:
+      out = bid128_to_int64_rnint(x, &flags);
+      break;
   }
   if (flags & BID_INVALID_EXCEPTION) return std::nullopt;
   return out;

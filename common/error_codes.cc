@@ -5,8 +5,9 @@ namespace cairn {
 
 std::string_view CodeName(ErrorCode code) {
   switch (code) {
-#define X(name, number) \
-  case ErrorCode::k##name: return #name;
+#define X(name, number)    \
+  case ErrorCode::k##name: \
+    return #name;
 #include "common/error_codes.def"
 #undef X
   }

@@ -33,11 +33,21 @@ void AppendJsonString(std::string& out, std::string_view s) {
   out += '"';
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c < 0x20) {
           char buf[8];
@@ -101,7 +111,8 @@ void Init(const LogOptions& options) {
   std::lock_guard<std::mutex> lock(state.mu);
   std::shared_ptr<spdlog::logger> logger;
   if (options.path.empty()) {
-    logger = std::make_shared<spdlog::logger>("cairn", std::make_shared<spdlog::sinks::stdout_sink_mt>());
+    logger = std::make_shared<spdlog::logger>("cairn",
+                                              std::make_shared<spdlog::sinks::stdout_sink_mt>());
   } else {
     logger = std::make_shared<spdlog::logger>(
         "cairn", std::make_shared<spdlog::sinks::basic_file_sink_mt>(options.path, false));

@@ -11,7 +11,13 @@
 
 namespace cairn::logging {
 
-enum class Severity : char { kDebug = 'D', kInfo = 'I', kWarning = 'W', kError = 'E', kFatal = 'F' };
+enum class Severity : char {
+  kDebug = 'D',
+  kInfo = 'I',
+  kWarning = 'W',
+  kError = 'E',
+  kFatal = 'F'
+};
 
 struct LogOptions {
   std::string path;    // Default: "" (standard output)

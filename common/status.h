@@ -53,8 +53,8 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : value_(std::move(value)) {}               // NOLINT: implicit by design
-  Result(Status status) : status_(std::move(status)) {}       // NOLINT: implicit by design
+  Result(T value) : value_(std::move(value)) {}          // NOLINT: implicit by design
+  Result(Status status) : status_(std::move(status)) {}  // NOLINT: implicit by design
   Result(ErrorCode code, std::string reason) : status_(code, std::move(reason)) {}
 
   bool ok() const { return status_.ok(); }
@@ -79,10 +79,10 @@ class [[nodiscard]] Result {
 #define CAIRN_CONCAT(a, b) CAIRN_CONCAT_INNER(a, b)
 
 // Returns the Status of `expr` from the enclosing function when it is not OK.
-#define CAIRN_RETURN_IF_ERROR(expr)                 \
-  do {                                              \
-    ::cairn::Status cairn_status_ = (expr);         \
-    if (!cairn_status_.ok()) return cairn_status_;  \
+#define CAIRN_RETURN_IF_ERROR(expr)                \
+  do {                                             \
+    ::cairn::Status cairn_status_ = (expr);        \
+    if (!cairn_status_.ok()) return cairn_status_; \
   } while (0)
 
 // Evaluates a Result<T> expression; returns its Status when not OK, else moves the value to lhs.

@@ -34,15 +34,24 @@ OwnedValue Build(Append append) {
   return value;
 }
 
-OwnedValue MinKeyValue() { return Build([](bson_t* b) { bson_append_minkey(b, "", 0); }); }
-OwnedValue MaxKeyValue() { return Build([](bson_t* b) { bson_append_maxkey(b, "", 0); }); }
-OwnedValue NullValueOwned() { return Build([](bson_t* b) { bson_append_null(b, "", 0); }); }
-OwnedValue UndefinedValue() { return Build([](bson_t* b) { bson_append_undefined(b, "", 0); }); }
+OwnedValue MinKeyValue() {
+  return Build([](bson_t* b) { bson_append_minkey(b, "", 0); });
+}
+OwnedValue MaxKeyValue() {
+  return Build([](bson_t* b) { bson_append_maxkey(b, "", 0); });
+}
+OwnedValue NullValueOwned() {
+  return Build([](bson_t* b) { bson_append_null(b, "", 0); });
+}
+OwnedValue UndefinedValue() {
+  return Build([](bson_t* b) { bson_append_undefined(b, "", 0); });
+}
 OwnedValue DoubleValue(double d) {
   return Build([d](bson_t* b) { bson_append_double(b, "", 0, d); });
 }
 OwnedValue StringValue(std::string_view s) {
-  return Build([s](bson_t* b) { bson_append_utf8(b, "", 0, s.data(), static_cast<int>(s.size())); });
+  return Build(
+      [s](bson_t* b) { bson_append_utf8(b, "", 0, s.data(), static_cast<int>(s.size())); });
 }
 OwnedValue EmptyDocument() {
   return Build([](bson_t* b) {
@@ -63,7 +72,9 @@ OwnedValue ObjectIdValue(uint8_t fill) {
     bson_append_oid(b, "", 0, &oid);
   });
 }
-OwnedValue BoolValue(bool v) { return Build([v](bson_t* b) { bson_append_bool(b, "", 0, v); }); }
+OwnedValue BoolValue(bool v) {
+  return Build([v](bson_t* b) { bson_append_bool(b, "", 0, v); });
+}
 OwnedValue DateValue(int64_t ms) {
   return Build([ms](bson_t* b) { bson_append_date_time(b, "", 0, ms); });
 }
@@ -205,10 +216,9 @@ std::optional<PredicateBounds> ComparisonBounds(MatchKind kind, const bson_iter_
   }
   Interval bracket;
   if (!TypeBracket(v, &bracket)) return std::nullopt;
-  Interval range = greater ? Make(OwnedValue(v), inclusive, std::move(bracket.high),
-                                  bracket.high_inclusive)
-                           : Make(std::move(bracket.low), bracket.low_inclusive, OwnedValue(v),
-                                  inclusive);
+  Interval range =
+      greater ? Make(OwnedValue(v), inclusive, std::move(bracket.high), bracket.high_inclusive)
+              : Make(std::move(bracket.low), bracket.low_inclusive, OwnedValue(v), inclusive);
   if (!IsEmpty(range)) out.intervals.push_back(std::move(range));
   return out;
 }
@@ -249,16 +259,15 @@ std::optional<PredicateBounds> RegexBounds(const query::RegexMatchExpression* re
   std::string prefix;
   if (SimpleRegexPrefix(regex->pattern(), regex->flags(), &prefix) && !prefix.empty()) {
     std::string next = PrefixSuccessor(prefix);
-    out.intervals.push_back(Make(StringValue(prefix), true,
-                                 next.empty() ? EmptyDocument() : StringValue(next), false));
+    out.intervals.push_back(
+        Make(StringValue(prefix), true, next.empty() ? EmptyDocument() : StringValue(next), false));
   } else {
     out.intervals.push_back(Make(StringValue(""), true, EmptyDocument(), false));
   }
   // The regex also matches a stored regular expression equal to it.
   std::string pattern(regex->pattern()), flags(regex->flags());
-  OwnedValue self = Build([&](bson_t* b) {
-    bson_append_regex(b, "", 0, pattern.c_str(), flags.c_str());
-  });
+  OwnedValue self =
+      Build([&](bson_t* b) { bson_append_regex(b, "", 0, pattern.c_str(), flags.c_str()); });
   OwnedValue self_copy = self;
   out.intervals.push_back(Make(std::move(self_copy), true, std::move(self), true));
   out.intervals = Normalized(std::move(out.intervals));
@@ -273,9 +282,7 @@ bool LowBefore(const Interval& a, const Interval& b) {
 
 }  // namespace
 
-bool Interval::IsPoint() const {
-  return low_inclusive && high_inclusive && Cmp(low, high) == 0;
-}
+bool Interval::IsPoint() const { return low_inclusive && high_inclusive && Cmp(low, high) == 0; }
 
 std::string Interval::ToString(bool reversed) const {
   auto print = [](const OwnedValue& v) {
@@ -313,7 +320,8 @@ bool ContainsNull(const IntervalList& list) {
   for (const Interval& i : list) {
     int low = Cmp(i.low, null_value);
     int high = Cmp(i.high, null_value);
-    if ((low < 0 || (low == 0 && i.low_inclusive)) && (high > 0 || (high == 0 && i.high_inclusive))) {
+    if ((low < 0 || (low == 0 && i.low_inclusive)) &&
+        (high > 0 || (high == 0 && i.high_inclusive))) {
       return true;
     }
   }
@@ -354,8 +362,8 @@ IntervalList Intersect(const IntervalList& a, const IntervalList& b) {
     const Interval& low_from = (lc > 0 || (lc == 0 && !x.low_inclusive)) ? x : y;
     int hc = Cmp(x.high, y.high);
     const Interval& high_from = (hc < 0 || (hc == 0 && !x.high_inclusive)) ? x : y;
-    Interval candidate = Make(low_from.low, low_from.low_inclusive, high_from.high,
-                              high_from.high_inclusive);
+    Interval candidate =
+        Make(low_from.low, low_from.low_inclusive, high_from.high, high_from.high_inclusive);
     if (!IsEmpty(candidate)) out.push_back(std::move(candidate));
     // Advance whichever ends first.
     if (hc < 0 || (hc == 0 && !x.high_inclusive && y.high_inclusive)) {
@@ -511,8 +519,8 @@ IndexScanRanges IndexScanRanges::Make(const IndexBounds& bounds,
     ++k;
   }
   // The next field bounds each range, unless it is unbounded or would make too many ranges.
-  bool range_field = k < n && !IsFullRange(bounds.fields[k]) &&
-                     combos * bytes[k].size() <= kMaxRanges;
+  bool range_field =
+      k < n && !IsFullRange(bounds.fields[k]) && combos * bytes[k].size() <= kMaxRanges;
   out.exact_keys_ = k == n;
   size_t first_checked = range_field ? k + 1 : k;
   for (size_t f = first_checked; f < n; ++f) {

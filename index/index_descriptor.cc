@@ -39,8 +39,8 @@ Result<std::shared_ptr<const IndexDescriptor>> IndexDescriptor::Make(BsonView sp
     }
   }
   if (!has_key) {
-    return Status(ErrorCode::kCannotCreateIndex, "index spec without a key pattern: " +
-                                                     ToShellString(spec));
+    return Status(ErrorCode::kCannotCreateIndex,
+                  "index spec without a key pattern: " + ToShellString(spec));
   }
   if (d->id_index_) d->unique_ = true;
   if (d->pattern_.kind() == IndexKind::kText) {
@@ -49,9 +49,9 @@ Result<std::shared_ptr<const IndexDescriptor>> IndexDescriptor::Make(BsonView sp
     return std::shared_ptr<const IndexDescriptor>(std::move(d));
   }
   if (d->pattern_.kind() != IndexKind::kBtree) {
-    return Status(ErrorCode::kCannotCreateIndex,
-                  "Index type '" + PluginName(d->pattern_.pattern()) +
-                      "' is not supported by Cairn yet");
+    return Status(
+        ErrorCode::kCannotCreateIndex,
+        "Index type '" + PluginName(d->pattern_.pattern()) + "' is not supported by Cairn yet");
   }
   d->generator_ = MakeBtreeKeyGenerator(d->pattern_, d->sparse_);
   return std::shared_ptr<const IndexDescriptor>(std::move(d));

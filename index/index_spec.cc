@@ -20,22 +20,55 @@ namespace cairn::index {
 namespace {
 
 // The top-level fields an index spec may have (index_key_validate.h allowedFieldNames).
-constexpr std::string_view kAllowedFields[] = {
-    "2dsphereIndexVersion", "_id", "background", "bits", "clustered", "coarsestIndexedLevel",
-    "collation", "columnstoreCompressor", "columnstoreProjection", "default_language", "dropDups",
-    "expireAfterSeconds", "finestIndexedLevel", "hidden", "key", "language_override", "max",
-    "min", "name", "ns", "originalSpec", "partialFilterExpression", "prepareUnique", "sparse",
-    "storageEngine", "textIndexVersion", "unique", "v", "weights", "wildcardProjection"};
+constexpr std::string_view kAllowedFields[] = {"2dsphereIndexVersion",
+                                               "_id",
+                                               "background",
+                                               "bits",
+                                               "clustered",
+                                               "coarsestIndexedLevel",
+                                               "collation",
+                                               "columnstoreCompressor",
+                                               "columnstoreProjection",
+                                               "default_language",
+                                               "dropDups",
+                                               "expireAfterSeconds",
+                                               "finestIndexedLevel",
+                                               "hidden",
+                                               "key",
+                                               "language_override",
+                                               "max",
+                                               "min",
+                                               "name",
+                                               "ns",
+                                               "originalSpec",
+                                               "partialFilterExpression",
+                                               "prepareUnique",
+                                               "sparse",
+                                               "storageEngine",
+                                               "textIndexVersion",
+                                               "unique",
+                                               "v",
+                                               "weights",
+                                               "wildcardProjection"};
 
 // The fields an _id index spec may have (validateIdIndexSpec).
 constexpr std::string_view kIdIndexFields[] = {"collation", "name", "v", "key", "ns", "_id"};
 
 // Options that do not take part in the identical/equivalent comparison: checked specially or
 // creation-time only (populateOptionsMapForEqualityCheck).
-constexpr std::string_view kNotComparedOptions[] = {
-    "key", "ns", "name", "v", "textIndexVersion", "2dsphereIndexVersion", "background",
-    "dropDups", "collation", "partialFilterExpression", "unique", "sparse",
-    "wildcardProjection"};
+constexpr std::string_view kNotComparedOptions[] = {"key",
+                                                    "ns",
+                                                    "name",
+                                                    "v",
+                                                    "textIndexVersion",
+                                                    "2dsphereIndexVersion",
+                                                    "background",
+                                                    "dropDups",
+                                                    "collation",
+                                                    "partialFilterExpression",
+                                                    "unique",
+                                                    "sparse",
+                                                    "wildcardProjection"};
 
 constexpr int kMaxPartialFilterDepth = 4;  // internalPartialFilterExpressionMaxDepth
 
@@ -80,12 +113,20 @@ void AppendDebugString(const query::MatchExpression* node, int level, std::strin
     }
   };
   switch (node->kind()) {
-    case MatchKind::kAnd: return children("$and");
-    case MatchKind::kOr: return children("$or");
-    case MatchKind::kNor: return children("$nor");
-    case MatchKind::kNot: return children("$not");
-    case MatchKind::kAlwaysTrue: *out += "$alwaysTrue\n"; return;
-    case MatchKind::kAlwaysFalse: *out += "$alwaysFalse\n"; return;
+    case MatchKind::kAnd:
+      return children("$and");
+    case MatchKind::kOr:
+      return children("$or");
+    case MatchKind::kNor:
+      return children("$nor");
+    case MatchKind::kNot:
+      return children("$not");
+    case MatchKind::kAlwaysTrue:
+      *out += "$alwaysTrue\n";
+      return;
+    case MatchKind::kAlwaysFalse:
+      *out += "$alwaysFalse\n";
+      return;
     case MatchKind::kEq:
     case MatchKind::kLt:
     case MatchKind::kLte:
@@ -97,7 +138,9 @@ void AppendDebugString(const query::MatchExpression* node, int level, std::strin
       *out += path() + " " + kNames[index] + " " + ValueToShellString(&rhs) + "\n";
       return;
     }
-    case MatchKind::kExists: *out += path() + " exists\n"; return;
+    case MatchKind::kExists:
+      *out += path() + " exists\n";
+      return;
     case MatchKind::kRegex: {
       const auto* regex = static_cast<const query::RegexMatchExpression*>(node);
       *out += path() + " regex /" + std::string(regex->pattern()) + "/" +
@@ -106,24 +149,45 @@ void AppendDebugString(const query::MatchExpression* node, int level, std::strin
     }
     case MatchKind::kIn: {
       *out += path() + " $in [ ";
-      for (const BsonElement& e : static_cast<const query::InMatchExpression*>(node)->equalities()) {
+      for (const BsonElement& e :
+           static_cast<const query::InMatchExpression*>(node)->equalities()) {
         bson_iter_t it = e.iter();
         *out += ValueToShellString(&it) + " ";
       }
       *out += "]\n";
       return;
     }
-    case MatchKind::kElemMatchValue: return children(path() + " $elemMatch (value)");
-    case MatchKind::kElemMatchObject: return children(path() + " $elemMatch (obj)");
-    case MatchKind::kSize: *out += path() + " $size\n"; return;
-    case MatchKind::kMod: *out += path() + " mod\n"; return;
-    case MatchKind::kType: *out += path() + " type\n"; return;
-    case MatchKind::kBitsAllSet: *out += path() + " $bitsAllSet\n"; return;
-    case MatchKind::kBitsAllClear: *out += path() + " $bitsAllClear\n"; return;
-    case MatchKind::kBitsAnySet: *out += path() + " $bitsAnySet\n"; return;
-    case MatchKind::kBitsAnyClear: *out += path() + " $bitsAnyClear\n"; return;
-    case MatchKind::kJsonSchema: *out += "$jsonSchema\n"; return;
-    default: *out += "?\n"; return;  // kinds a partial filter cannot even parse to
+    case MatchKind::kElemMatchValue:
+      return children(path() + " $elemMatch (value)");
+    case MatchKind::kElemMatchObject:
+      return children(path() + " $elemMatch (obj)");
+    case MatchKind::kSize:
+      *out += path() + " $size\n";
+      return;
+    case MatchKind::kMod:
+      *out += path() + " mod\n";
+      return;
+    case MatchKind::kType:
+      *out += path() + " type\n";
+      return;
+    case MatchKind::kBitsAllSet:
+      *out += path() + " $bitsAllSet\n";
+      return;
+    case MatchKind::kBitsAllClear:
+      *out += path() + " $bitsAllClear\n";
+      return;
+    case MatchKind::kBitsAnySet:
+      *out += path() + " $bitsAnySet\n";
+      return;
+    case MatchKind::kBitsAnyClear:
+      *out += path() + " $bitsAnyClear\n";
+      return;
+    case MatchKind::kJsonSchema:
+      *out += "$jsonSchema\n";
+      return;
+    default:
+      *out += "?\n";
+      return;  // kinds a partial filter cannot even parse to
   }
 }
 
@@ -170,8 +234,9 @@ Status CheckExpireAfterSeconds(const bson_iter_t* value) {
     return Status(ErrorCode::kCannotCreateIndex, std::move(reason));
   };
   if (!IterIsNumber(value)) {
-    return cannot("TTL index 'expireAfterSeconds' option must be numeric, but received a type of '" +
-                  TypeName(value));
+    return cannot(
+        "TTL index 'expireAfterSeconds' option must be numeric, but received a type of '" +
+        TypeName(value));
   }
   double seconds = 0;
   IterAsDouble(value, &seconds);
@@ -196,10 +261,10 @@ Status CheckSpecFields(BsonView spec, bool* has_key, bool* has_name) {
   while (bson_iter_next(&it)) {
     std::string_view field = IterKey(&it);
     if (!OneOf(field, kAllowedFields)) {
-      return Status(ErrorCode::kInvalidIndexSpecificationOption,
-                    "The field '" + std::string(field) +
-                        "' is not valid for an index specification. Specification: " +
-                        ToShellString(spec));
+      return Status(
+          ErrorCode::kInvalidIndexSpecificationOption,
+          "The field '" + std::string(field) +
+              "' is not valid for an index specification. Specification: " + ToShellString(spec));
     }
   }
   spec.Init(&it);
@@ -259,8 +324,7 @@ Status CheckSpecFields(BsonView spec, bool* has_key, bool* has_name) {
       if (v != 1 && v != 2) {
         return Status(ErrorCode::kCannotCreateIndex,
                       "Invalid index specification " + ToShellString(spec) +
-                          "; cannot create an index with v=" +
-                          std::to_string(static_cast<int>(v)));
+                          "; cannot create an index with v=" + std::to_string(static_cast<int>(v)));
       }
     } else if (field == "collation" || field == "originalSpec") {
       if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
@@ -296,9 +360,9 @@ Status CheckSpecFields(BsonView spec, bool* has_key, bool* has_name) {
                !BSON_ITER_HOLDS_UTF8(&it)) {
       return TypeMismatch("The field '" + std::string(field) + "' must be a string, but got " +
                           TypeName(&it));
-    } else if ((field == "2dsphereIndexVersion" || field == "textIndexVersion" ||
-                field == "bits" || field == "min" || field == "max" ||
-                field == "coarsestIndexedLevel" || field == "finestIndexedLevel") &&
+    } else if ((field == "2dsphereIndexVersion" || field == "textIndexVersion" || field == "bits" ||
+                field == "min" || field == "max" || field == "coarsestIndexedLevel" ||
+                field == "finestIndexedLevel") &&
                !IterIsNumber(&it)) {
       return TypeMismatch("The field '" + std::string(field) + "' must be a number, but got " +
                           TypeName(&it));

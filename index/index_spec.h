@@ -12,7 +12,8 @@
 
 namespace cairn::index {
 
-// The spec without the fields an index spec may not have (createIndexes' ignoreUnknownIndexOptions).
+// The spec without the fields an index spec may not have (createIndexes'
+// ignoreUnknownIndexOptions).
 BsonDoc RemoveUnknownIndexSpecFields(BsonView requested);
 
 // Step 1 (every spec of the command, in order): field names, field types, the key pattern and

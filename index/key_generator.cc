@@ -126,9 +126,9 @@ class BtreeKeyGenerator final : public KeyGenerator {
             array = BsonElement(&value);
             array_name = std::string(IterKey(&value));
           } else if (id != array_id) {
-            return Status(ErrorCode::kCannotIndexParallelArrays,
-                          "cannot index parallel arrays [" + std::string(IterKey(&value)) +
-                              "] [" + array_name + "]");
+            return Status(ErrorCode::kCannotIndexParallelArrays, "cannot index parallel arrays [" +
+                                                                     std::string(IterKey(&value)) +
+                                                                     "] [" + array_name + "]");
           }
           state.rest = rest;
           at_array |= uint64_t{1} << i;

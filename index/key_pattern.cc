@@ -118,7 +118,8 @@ Status ValidateKeyPattern(BsonView pattern) {
       bool dbref = i != 0 && (part == "$db" || part == "$id" || part == "$ref");
       bool wildcard_tail = wildcard && i == parts.size() - 1 && part == "$**";
       if (!dbref && !wildcard_tail) {
-        return CannotCreate("Index key contains an illegal field name: field name starts with '$'.");
+        return CannotCreate(
+            "Index key contains an illegal field name: field name starts with '$'.");
       }
     }
   }

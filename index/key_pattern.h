@@ -25,9 +25,9 @@ inline constexpr uint32_t kMaxKeyPatternFields = 32;
 
 // One field of a key pattern.
 struct KeyField {
-  std::string path;                // "a.b"
-  std::vector<std::string> parts;  // {"a", "b"}
-  bool descending = false;         // a negative number in the pattern
+  std::string path;                  // "a.b"
+  std::vector<std::string> parts;    // {"a", "b"}
+  bool descending = false;           // a negative number in the pattern
   bool has_positional_part = false;  // some component is all digits ("a.0"): may index an array
 };
 

@@ -47,7 +47,6 @@ constexpr uint64_t kNaNBits = 0;
 
 // ---- numbers ----
 
-
 // Order-preserving image of a double (NaN and -0 excluded by the caller): positive doubles get
 // the sign bit set, negative ones are inverted, so unsigned big-endian order is numeric order.
 uint64_t OrderedDoubleBits(double d) {
@@ -62,9 +61,7 @@ double DoubleFromOrderedBits(uint64_t u) {
 
 // Whether a number whose 8-byte part is `d` carries the 2-byte tiebreak: the doubles in the int64
 // range whose magnitude is at least 2^53, where consecutive doubles are more than 1 apart.
-bool NeedsTiebreak(double d) {
-  return d >= -kTwo63 && d < kTwo63 && (d >= kTwo53 || d <= -kTwo53);
-}
+bool NeedsTiebreak(double d) { return d >= -kTwo63 && d < kTwo63 && (d >= kTwo53 || d <= -kTwo53); }
 
 // The largest double ≤ v (exact for |v| ≤ 2^53).
 double FloorToDouble(int64_t v) {
@@ -95,28 +92,45 @@ void PutString(std::string* out, const char* s, size_t len) {
 
 uint8_t TypeByte(bson_type_t type) {
   switch (type) {
-    case BSON_TYPE_MINKEY: return kMinKey;
+    case BSON_TYPE_MINKEY:
+      return kMinKey;
     case BSON_TYPE_EOD:
-    case BSON_TYPE_UNDEFINED: return kUndefined;
-    case BSON_TYPE_NULL: return kNull;
+    case BSON_TYPE_UNDEFINED:
+      return kUndefined;
+    case BSON_TYPE_NULL:
+      return kNull;
     case BSON_TYPE_DOUBLE:
     case BSON_TYPE_INT32:
     case BSON_TYPE_INT64:
-    case BSON_TYPE_DECIMAL128: return kNumber;
+    case BSON_TYPE_DECIMAL128:
+      return kNumber;
     case BSON_TYPE_UTF8:
-    case BSON_TYPE_SYMBOL: return kString;
-    case BSON_TYPE_DOCUMENT: return kObject;
-    case BSON_TYPE_ARRAY: return kArray;
-    case BSON_TYPE_BINARY: return kBinData;
-    case BSON_TYPE_OID: return kObjectId;
-    case BSON_TYPE_BOOL: return kBool;
-    case BSON_TYPE_DATE_TIME: return kDate;
-    case BSON_TYPE_TIMESTAMP: return kTimestamp;
-    case BSON_TYPE_REGEX: return kRegex;
-    case BSON_TYPE_DBPOINTER: return kDBPointer;
-    case BSON_TYPE_CODE: return kCode;
-    case BSON_TYPE_CODEWSCOPE: return kCodeWScope;
-    case BSON_TYPE_MAXKEY: return kMaxKey;
+    case BSON_TYPE_SYMBOL:
+      return kString;
+    case BSON_TYPE_DOCUMENT:
+      return kObject;
+    case BSON_TYPE_ARRAY:
+      return kArray;
+    case BSON_TYPE_BINARY:
+      return kBinData;
+    case BSON_TYPE_OID:
+      return kObjectId;
+    case BSON_TYPE_BOOL:
+      return kBool;
+    case BSON_TYPE_DATE_TIME:
+      return kDate;
+    case BSON_TYPE_TIMESTAMP:
+      return kTimestamp;
+    case BSON_TYPE_REGEX:
+      return kRegex;
+    case BSON_TYPE_DBPOINTER:
+      return kDBPointer;
+    case BSON_TYPE_CODE:
+      return kCode;
+    case BSON_TYPE_CODEWSCOPE:
+      return kCodeWScope;
+    case BSON_TYPE_MAXKEY:
+      return kMaxKey;
   }
   return kUndefined;
 }
@@ -406,11 +420,16 @@ bool DecodeNumber(Reader* r, bson_t* out, const char* key, int key_len) {
 
 bool DecodeValue(Reader* r, uint8_t type, bson_t* out, const char* key, int key_len, int depth) {
   switch (type) {
-    case kMinKey: return bson_append_minkey(out, key, key_len);
-    case kMaxKey: return bson_append_maxkey(out, key, key_len);
-    case kUndefined: return bson_append_undefined(out, key, key_len);
-    case kNull: return bson_append_null(out, key, key_len);
-    case kNumber: return DecodeNumber(r, out, key, key_len);
+    case kMinKey:
+      return bson_append_minkey(out, key, key_len);
+    case kMaxKey:
+      return bson_append_maxkey(out, key, key_len);
+    case kUndefined:
+      return bson_append_undefined(out, key, key_len);
+    case kNull:
+      return bson_append_null(out, key, key_len);
+    case kNumber:
+      return DecodeNumber(r, out, key, key_len);
     case kString: {
       std::string s;
       if (!r->String(&s)) return false;
@@ -587,9 +606,9 @@ Result<BsonDoc> DecodeKey(std::string_view bytes, const std::vector<bool>& desce
     }
   }
   if (!r.done()) {
-    return Status(ErrorCode::kBadValue, "malformed index key: " +
-                                            std::to_string(bytes.size() - r.offset()) +
-                                            " bytes after the last field");
+    return Status(ErrorCode::kBadValue,
+                  "malformed index key: " + std::to_string(bytes.size() - r.offset()) +
+                      " bytes after the last field");
   }
   return doc;
 }

@@ -92,8 +92,9 @@ std::optional<IndexScanPlan> PlanDistinctScan(const PlannerInput& input, std::st
     const PlannerIndex& index = input.indexes[i];
     const IndexDescriptor& d = *index.descriptor;
     const std::vector<KeyField>& fields = d.key_pattern().fields();
-    if (d.hidden() || d.partial_filter() != nullptr || d.key_pattern().kind() != IndexKind::kBtree ||
-        IsMultikey(index.multikey) || fields.empty() || fields[0].path != key) {
+    if (d.hidden() || d.partial_filter() != nullptr ||
+        d.key_pattern().kind() != IndexKind::kBtree || IsMultikey(index.multikey) ||
+        fields.empty() || fields[0].path != key) {
       continue;
     }
     // The bounds this index alone gives the filter (a hinted plan of it).

@@ -90,7 +90,8 @@ bool DependsOnCollation(const MatchExpression* node) {
       return CollationSensitive(&rhs);
     }
     case MatchKind::kIn:
-      for (const BsonElement& e : static_cast<const query::InMatchExpression*>(node)->equalities()) {
+      for (const BsonElement& e :
+           static_cast<const query::InMatchExpression*>(node)->equalities()) {
         bson_iter_t it = e.iter();
         if (CollationSensitive(&it)) return true;
       }
@@ -118,8 +119,8 @@ std::vector<Candidate> CollectCandidates(const MatchExpression* filter, bool col
       for (const MatchExpression* s : inner) {
         if (!IsPathLeaf(s->kind()) || s->kind() == MatchKind::kElemMatchObject) continue;
         if (std::optional<PredicateBounds> b = BoundsOfPredicate(s)) {
-          out.push_back({base + "." + std::string(PathOf(s)), s, c, c, CountParts(base),
-                         std::move(*b)});
+          out.push_back(
+              {base + "." + std::string(PathOf(s)), s, c, c, CountParts(base), std::move(*b)});
         }
       }
     } else if (c->kind() == MatchKind::kOr && c->num_children() > 0) {
@@ -324,9 +325,8 @@ IndexScanPlan MakePlan(size_t position, const PlannerIndex& index, Analysis a) {
   }
   bool range_next = leading_points < n && !a.assigned[leading_points].empty() &&
                     !IsFullRange(a.bounds.fields[leading_points]);
-  plan.score = {index.descriptor->unique() && all_single ? 1 : 0,
-                static_cast<int>(leading_points), range_next ? 1 : 0,
-                a.provides_sort ? 1 : 0, -static_cast<int>(n)};
+  plan.score = {index.descriptor->unique() && all_single ? 1 : 0, static_cast<int>(leading_points),
+                range_next ? 1 : 0, a.provides_sort ? 1 : 0, -static_cast<int>(n)};
   plan.bounds = std::move(a.bounds);
   return plan;
 }
@@ -428,12 +428,18 @@ bool Implied(const std::vector<const MatchExpression*>& query, const MatchExpres
 
 const char* OperatorName(MatchKind kind) {
   switch (kind) {
-    case MatchKind::kEq: return "$eq";
-    case MatchKind::kLt: return "$lt";
-    case MatchKind::kLte: return "$lte";
-    case MatchKind::kGt: return "$gt";
-    case MatchKind::kGte: return "$gte";
-    default: return nullptr;
+    case MatchKind::kEq:
+      return "$eq";
+    case MatchKind::kLt:
+      return "$lt";
+    case MatchKind::kLte:
+      return "$lte";
+    case MatchKind::kGt:
+      return "$gt";
+    case MatchKind::kGte:
+      return "$gte";
+    default:
+      return nullptr;
   }
 }
 
@@ -500,11 +506,16 @@ bool AppendList(const char* name, const MatchExpression* node, bson_t* out) {
 // Appends one clause of a filter to the document `out`.
 bool AppendNode(const MatchExpression* node, bson_t* out) {
   switch (node->kind()) {
-    case MatchKind::kAnd: return AppendList("$and", node, out);
-    case MatchKind::kOr: return AppendList("$or", node, out);
-    case MatchKind::kNor: return AppendList("$nor", node, out);
-    case MatchKind::kAlwaysTrue: return BSON_APPEND_INT32(out, "$alwaysTrue", 1);
-    case MatchKind::kAlwaysFalse: return BSON_APPEND_INT32(out, "$alwaysFalse", 1);
+    case MatchKind::kAnd:
+      return AppendList("$and", node, out);
+    case MatchKind::kOr:
+      return AppendList("$or", node, out);
+    case MatchKind::kNor:
+      return AppendList("$nor", node, out);
+    case MatchKind::kAlwaysTrue:
+      return BSON_APPEND_INT32(out, "$alwaysTrue", 1);
+    case MatchKind::kAlwaysFalse:
+      return BSON_APPEND_INT32(out, "$alwaysFalse", 1);
     case MatchKind::kNot: {
       const MatchExpression* child = node->child(0);
       if (!IsPathLeaf(child->kind())) return AppendList("$nor", node, out);

@@ -60,8 +60,8 @@ class TextIndexSpec {
   bool LeadsToWeighted(std::string_view path) const;
   Status VisitObject(BsonView object, const std::string& prefix, const TextLanguage& language,
                      const IndexedStringVisitor& visit) const;
-  Status VisitValue(const bson_iter_t* value, const std::string& path,
-                    const TextLanguage& language, const IndexedStringVisitor& visit) const;
+  Status VisitValue(const bson_iter_t* value, const std::string& path, const TextLanguage& language,
+                    const IndexedStringVisitor& visit) const;
   Result<TextLanguage> LanguageOf(BsonView object, const TextLanguage& inherited) const;
 
   std::map<std::string, double> weights_;

@@ -98,29 +98,28 @@ Result<bool> TextQuery::Matches(const TextIndexSpec& spec, BsonView doc) const {
   options.diacritic_sensitive = diacritic_sensitive_;
   const bool need_terms = !has_positive || !negated_terms_.empty();
   const bool need_phrases = !phrases_.empty() || !negated_phrases_.empty();
-  Status status = spec.ForEachIndexedString(
-      doc, [&](std::string_view text, const TextLanguage& language, double) {
-        if (has_negative || negated_phrase_found) return;  // already rejected
-        if (need_terms) {
-          for (const std::string& term : TokenizeText(text, language, options)) {
-            if (!has_positive && terms_.count(term) != 0) has_positive = true;
-            if (negated_terms_.count(term) != 0) has_negative = true;
-          }
-        }
-        if (need_phrases) {
-          std::string folded = FoldText(text, language, case_sensitive_, diacritic_sensitive_);
-          for (size_t p = 0; p < phrases_.size(); ++p) {
-            if (phrase_found[p]) continue;
-            std::string phrase =
-                FoldText(phrases_[p], language, case_sensitive_, diacritic_sensitive_);
-            phrase_found[p] = folded.find(phrase) != std::string::npos;
-          }
-          for (const std::string& negated : negated_phrases_) {
-            std::string phrase = FoldText(negated, language, case_sensitive_, diacritic_sensitive_);
-            if (folded.find(phrase) != std::string::npos) negated_phrase_found = true;
-          }
-        }
-      });
+  Status status = spec.ForEachIndexedString(doc, [&](std::string_view text,
+                                                     const TextLanguage& language, double) {
+    if (has_negative || negated_phrase_found) return;  // already rejected
+    if (need_terms) {
+      for (const std::string& term : TokenizeText(text, language, options)) {
+        if (!has_positive && terms_.count(term) != 0) has_positive = true;
+        if (negated_terms_.count(term) != 0) has_negative = true;
+      }
+    }
+    if (need_phrases) {
+      std::string folded = FoldText(text, language, case_sensitive_, diacritic_sensitive_);
+      for (size_t p = 0; p < phrases_.size(); ++p) {
+        if (phrase_found[p]) continue;
+        std::string phrase = FoldText(phrases_[p], language, case_sensitive_, diacritic_sensitive_);
+        phrase_found[p] = folded.find(phrase) != std::string::npos;
+      }
+      for (const std::string& negated : negated_phrases_) {
+        std::string phrase = FoldText(negated, language, case_sensitive_, diacritic_sensitive_);
+        if (folded.find(phrase) != std::string::npos) negated_phrase_found = true;
+      }
+    }
+  });
   CAIRN_RETURN_IF_ERROR(status);
   if (!has_positive || has_negative || negated_phrase_found) return false;
   for (bool found : phrase_found) {

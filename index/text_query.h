@@ -21,8 +21,8 @@ namespace cairn::index {
 
 class TextQuery {
  public:
-  static TextQuery Parse(std::string_view search, const TextLanguage& language,
-                         bool case_sensitive, bool diacritic_sensitive);
+  static TextQuery Parse(std::string_view search, const TextLanguage& language, bool case_sensitive,
+                         bool diacritic_sensitive);
 
   // The terms to look up in the index: case- and diacritic-folded, as the index keys them.
   const std::set<std::string>& terms_for_bounds() const { return terms_for_bounds_; }

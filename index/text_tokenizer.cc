@@ -23,39 +23,36 @@ struct LanguageName {
   std::string_view code;
 };
 constexpr LanguageName kLanguages[] = {
-    {"danish", "da"},     {"dutch", "nl"},      {"english", "en"},  {"finnish", "fi"},
-    {"french", "fr"},     {"german", "de"},     {"hungarian", "hu"}, {"italian", "it"},
-    {"norwegian", "nb"},  {"portuguese", "pt"}, {"romanian", "ro"}, {"russian", "ru"},
-    {"spanish", "es"},    {"swedish", "sv"},    {"turkish", "tr"},  {"none", "none"},
+    {"danish", "da"},    {"dutch", "nl"},      {"english", "en"},   {"finnish", "fi"},
+    {"french", "fr"},    {"german", "de"},     {"hungarian", "hu"}, {"italian", "it"},
+    {"norwegian", "nb"}, {"portuguese", "pt"}, {"romanian", "ro"},  {"russian", "ru"},
+    {"spanish", "es"},   {"swedish", "sv"},    {"turkish", "tr"},   {"none", "none"},
 };
 
 // MongoDB's English stop words (src/mongo/db/fts/stop_words_english.txt), sorted for lookup.
 constexpr std::array<std::string_view, 174> kEnglishStopWords = {
-    "a",        "about",     "above",    "after",    "again",     "against",    "all",
-    "am",       "an",        "and",      "any",      "are",       "aren't",     "as",
-    "at",       "be",        "because",  "been",     "before",    "being",      "below",
-    "between",  "both",      "but",      "by",       "can't",     "cannot",     "could",
-    "couldn't", "did",       "didn't",   "do",       "does",      "doesn't",    "doing",
-    "don't",    "down",      "during",   "each",     "few",       "for",        "from",
-    "further",  "had",       "hadn't",   "has",      "hasn't",    "have",       "haven't",
-    "having",   "he",        "he'd",     "he'll",    "he's",      "her",        "here",
-    "here's",   "hers",      "herself",  "him",      "himself",   "his",        "how",
-    "how's",    "i",         "i'd",      "i'll",     "i'm",       "i've",       "if",
-    "in",       "into",      "is",       "isn't",    "it",        "it's",       "its",
-    "itself",   "let's",     "me",       "more",     "most",      "mustn't",    "my",
-    "myself",   "no",        "nor",      "not",      "of",        "off",        "on",
-    "once",     "only",      "or",       "other",    "ought",     "our",        "ours",
-    "ourselves", "out",      "over",     "own",      "same",      "shan't",     "she",
-    "she'd",    "she'll",    "she's",    "should",   "shouldn't", "so",         "some",
-    "such",     "than",      "that",     "that's",   "the",       "their",      "theirs",
-    "them",     "themselves", "then",    "there",    "there's",   "these",      "they",
-    "they'd",   "they'll",   "they're",  "they've",  "this",      "those",      "through",
-    "to",       "too",       "under",    "until",    "up",        "very",       "was",
-    "wasn't",   "we",        "we'd",     "we'll",    "we're",     "we've",      "were",
-    "weren't",  "what",      "what's",   "when",     "when's",    "where",      "where's",
-    "which",    "while",     "who",      "who's",    "whom",      "why",        "why's",
-    "with",     "won't",     "would",    "wouldn't", "you",       "you'd",      "you'll",
-    "you're",   "you've",    "your",     "yours",    "yourself",  "yourselves",
+    "a",          "about",   "above",     "after",   "again",    "against",    "all",    "am",
+    "an",         "and",     "any",       "are",     "aren't",   "as",         "at",     "be",
+    "because",    "been",    "before",    "being",   "below",    "between",    "both",   "but",
+    "by",         "can't",   "cannot",    "could",   "couldn't", "did",        "didn't", "do",
+    "does",       "doesn't", "doing",     "don't",   "down",     "during",     "each",   "few",
+    "for",        "from",    "further",   "had",     "hadn't",   "has",        "hasn't", "have",
+    "haven't",    "having",  "he",        "he'd",    "he'll",    "he's",       "her",    "here",
+    "here's",     "hers",    "herself",   "him",     "himself",  "his",        "how",    "how's",
+    "i",          "i'd",     "i'll",      "i'm",     "i've",     "if",         "in",     "into",
+    "is",         "isn't",   "it",        "it's",    "its",      "itself",     "let's",  "me",
+    "more",       "most",    "mustn't",   "my",      "myself",   "no",         "nor",    "not",
+    "of",         "off",     "on",        "once",    "only",     "or",         "other",  "ought",
+    "our",        "ours",    "ourselves", "out",     "over",     "own",        "same",   "shan't",
+    "she",        "she'd",   "she'll",    "she's",   "should",   "shouldn't",  "so",     "some",
+    "such",       "than",    "that",      "that's",  "the",      "their",      "theirs", "them",
+    "themselves", "then",    "there",     "there's", "these",    "they",       "they'd", "they'll",
+    "they're",    "they've", "this",      "those",   "through",  "to",         "too",    "under",
+    "until",      "up",      "very",      "was",     "wasn't",   "we",         "we'd",   "we'll",
+    "we're",      "we've",   "were",      "weren't", "what",     "what's",     "when",   "when's",
+    "where",      "where's", "which",     "while",   "who",      "who's",      "whom",   "why",
+    "why's",      "with",    "won't",     "would",   "wouldn't", "you",        "you'd",  "you'll",
+    "you're",     "you've",  "your",      "yours",   "yourself", "yourselves",
 };
 
 // MongoDB's delimiter set: code points with any of these Unicode properties.
@@ -101,8 +98,8 @@ std::string StripDiacritics(std::string_view word) {
   const icu::Normalizer2* nfd = icu::Normalizer2::getNFDInstance(status);
   if (U_FAILURE(status)) return std::string(word);
   icu::UnicodeString decomposed =
-      nfd->normalize(icu::UnicodeString::fromUTF8(icu::StringPiece(word.data(),
-                                                                   static_cast<int32_t>(word.size()))),
+      nfd->normalize(icu::UnicodeString::fromUTF8(
+                         icu::StringPiece(word.data(), static_cast<int32_t>(word.size()))),
                      status);
   if (U_FAILURE(status)) return std::string(word);
   std::string out;
@@ -213,8 +210,8 @@ std::vector<std::string> SplitTextWords(std::string_view text, const TextLanguag
 
 std::string FoldText(std::string_view text, const TextLanguage& language, bool case_sensitive,
                      bool diacritic_sensitive) {
-  std::string out = case_sensitive ? std::string(text)
-                                   : FoldCase(text, language.name() == "turkish");
+  std::string out =
+      case_sensitive ? std::string(text) : FoldCase(text, language.name() == "turkish");
   return diacritic_sensitive ? out : StripDiacritics(out);
 }
 

@@ -25,7 +25,7 @@ class ReplyBuffer;  // wire/reply_buffer.h
 namespace cairn::server {
 
 class ServerState;
-struct OpEntry;  // server/admin/op_registry.h
+struct OpEntry;         // server/admin/op_registry.h
 struct ExplainOptions;  // server/exec/explain.h
 
 // One command as received: the OP_MSG body (or OP_QUERY query) plus kind-1 document sequences.
@@ -47,8 +47,8 @@ struct ConnectionInfo {
   // The connection's socket, which a running command polls to stop when the client has gone
   // (common/interrupt.h); -1 where there is no socket (tests, tools).
   int socket_fd = -1;
-  std::string remote;  // "127.0.0.1:54321"
-  std::string local;   // "127.0.0.1:27017"
+  std::string remote;       // "127.0.0.1:54321"
+  std::string local;        // "127.0.0.1:27017"
   BsonDoc client_metadata;  // from the first hello's "client" field
   bool saw_hello = false;
   // A cursor whose next batch the connection reads ahead once the current reply is sent (set by
@@ -92,11 +92,11 @@ using CommandHandler = Status (*)(CommandContext& ctx, const CommandRequest& req
 struct CommandDef {
   std::string_view name;
   CommandHandler handler;
-  bool admin_only;      // must run against the admin database (Unauthorized 13 otherwise)
-  bool requires_auth;   // no authentication yet: recorded for when it exists
+  bool admin_only;     // must run against the admin database (Unauthorized 13 otherwise)
+  bool requires_auth;  // no authentication yet: recorded for when it exists
   std::string_view help;
-  // Reads its kind-1 document sequences in place (the write commands: write_statements.h). Any other
-  // command gets each sequence folded into its body as an array field, as mongod parses them.
+  // Reads its kind-1 document sequences in place (the write commands: write_statements.h). Any
+  // other command gets each sequence folded into its body as an array field, as mongod parses them.
   bool reads_sequences = false;
 };
 

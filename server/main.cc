@@ -12,9 +12,9 @@
 
 #include "common/logging.h"
 #include "server/catalog/index_build.h"
+#include "server/exec/sort_stream.h"
 #include "server/net/server.h"
 #include "server/server_parameters.h"
-#include "server/exec/sort_stream.h"
 #include "storage/engine.h"
 
 namespace po = boost::program_options;
@@ -50,22 +50,21 @@ int main(int argc, char** argv) {
 
   po::options_description general("Options");
   std::string bind_ip;
-  general.add_options()
-      ("help,h", "Show this usage information")
-      ("version", "Show version information")
-      ("port", po::value<int>(&options.port)->default_value(27017), "Specify port number")
-      ("bind_ip", po::value<std::string>(&bind_ip)->default_value("127.0.0.1"),
-       "Comma separated list of ip addresses to listen on")
-      ("dbpath", po::value<std::string>(&options.dbpath)->default_value("/data/db"),
-       "Directory for datafiles (created if missing)")
-      ("logpath", po::value<std::string>(&options.logpath),
-       "Log file to send write to instead of stdout")
-      ("quiet", po::bool_switch(&options.quiet), "Quieter output")
-      ("maxConns", po::value<int>(&options.max_conns),
-       "Max number of simultaneous connections (default: 1000000, at most 80% of the "
-       "process's file descriptor limit)")
-      ("setParameter", po::value<std::vector<std::string>>(&options.set_parameters)->composing(),
-       "Set a configurable parameter (name=value)");
+  general.add_options()("help,h", "Show this usage information")("version",
+                                                                 "Show version information")(
+      "port", po::value<int>(&options.port)->default_value(27017), "Specify port number")(
+      "bind_ip", po::value<std::string>(&bind_ip)->default_value("127.0.0.1"),
+      "Comma separated list of ip addresses to listen on")(
+      "dbpath", po::value<std::string>(&options.dbpath)->default_value("/data/db"),
+      "Directory for datafiles (created if missing)")(
+      "logpath", po::value<std::string>(&options.logpath),
+      "Log file to send write to instead of stdout")("quiet", po::bool_switch(&options.quiet),
+                                                     "Quieter output")(
+      "maxConns", po::value<int>(&options.max_conns),
+      "Max number of simultaneous connections (default: 1000000, at most 80% of the "
+      "process's file descriptor limit)")(
+      "setParameter", po::value<std::vector<std::string>>(&options.set_parameters)->composing(),
+      "Set a configurable parameter (name=value)");
 
   po::variables_map vm;
   try {
@@ -78,7 +77,8 @@ int main(int argc, char** argv) {
   }
   if (vm.count("help")) {
     std::cout << "Cairn: a document database that speaks the MongoDB wire protocol.\n\n"
-              << "Usage: cairnd [options]\n\n" << general << "\n";
+              << "Usage: cairnd [options]\n\n"
+              << general << "\n";
     return 0;
   }
   if (vm.count("version")) {

@@ -8,17 +8,17 @@
 namespace cairn::server {
 
 struct ServerOptions {
-  int port = 27017;                              // Default: 27017 (--port)
+  int port = 27017;                                // Default: 27017 (--port)
   std::vector<std::string> bind_ips{"127.0.0.1"};  // Default: 127.0.0.1 (--bind_ip, comma list)
-  std::string dbpath = "/data/db";               // Default: /data/db (--dbpath), as mongod
-  std::string logpath;                           // Default: "" = standard output (--logpath)
-  bool quiet = false;                            // Default: false (--quiet)
-  int io_threads = 2;                            // Default: 2 (one per core on the target machine)
-  int cursor_timeout_minutes = 10;               // Default: 10, as cursorTimeoutMillis 600000
+  std::string dbpath = "/data/db";                 // Default: /data/db (--dbpath), as mongod
+  std::string logpath;                             // Default: "" = standard output (--logpath)
+  bool quiet = false;                              // Default: false (--quiet)
+  int io_threads = 2;               // Default: 2 (one per core on the target machine)
+  int cursor_timeout_minutes = 10;  // Default: 10, as cursorTimeoutMillis 600000
   // Default: 0 = mongod's 1,000,000 bounded by 80% of the descriptor limit (--maxConns).
   int max_conns = 0;
-  std::vector<std::string> argv;                 // the command line, for getCmdLineOpts
-  std::vector<std::string> set_parameters;       // Default: none (--setParameter name=value)
+  std::vector<std::string> argv;            // the command line, for getCmdLineOpts
+  std::vector<std::string> set_parameters;  // Default: none (--setParameter name=value)
 };
 
 }  // namespace cairn::server

@@ -52,8 +52,8 @@ Status SetInt(ServerParameters* parameters, const ParameterDef& def, int32_t val
   if (def.set != nullptr) return def.set(value);
   if (!(value > def.gt)) {
     return Status(ErrorCode::kBadValue, "Invalid value for parameter " + std::string(def.name) +
-                                            ": " + std::to_string(value) +
-                                            " is not greater than " + std::to_string(def.gt));
+                                            ": " + std::to_string(value) + " is not greater than " +
+                                            std::to_string(def.gt));
   }
   (parameters->*def.int_field).store(value);
   return Status::OK();
@@ -107,10 +107,10 @@ Status SetParameterValue(ServerParameters* parameters, std::string_view name,
   int32_t coerced;
   if (BSON_ITER_HOLDS_DOUBLE(value)) {
     // BSONElement::numberInt: a double is truncated, saturating at the int range.
-    coerced = number >= 2147483647.0 ? INT32_MAX
+    coerced = number >= 2147483647.0    ? INT32_MAX
               : number <= -2147483648.0 ? INT32_MIN
-              : number != number ? 0
-                                 : static_cast<int32_t>(number);
+              : number != number        ? 0
+                                        : static_cast<int32_t>(number);
   } else {
     coerced = static_cast<int32_t>(bson_iter_as_int64(value));
   }
@@ -120,7 +120,8 @@ Status SetParameterValue(ServerParameters* parameters, std::string_view name,
 Status SetParameterFromString(ServerParameters* parameters, std::string_view assignment) {
   size_t eq = assignment.find('=');
   std::string_view name = assignment.substr(0, eq);
-  std::string_view text = eq == std::string_view::npos ? std::string_view() : assignment.substr(eq + 1);
+  std::string_view text =
+      eq == std::string_view::npos ? std::string_view() : assignment.substr(eq + 1);
   const ParameterDef* def = Find(name);
   if (def == nullptr) {
     return Status(ErrorCode::kBadValue,
@@ -139,9 +140,8 @@ Status SetParameterFromString(ServerParameters* parameters, std::string_view ass
   int32_t value = 0;
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc() || end != text.data() + text.size() || text.empty()) {
-    return Status(ErrorCode::kFailedToParse,
-                  "Failed to parse number '" + std::string(text) + "' in --setParameter " +
-                      std::string(name));
+    return Status(ErrorCode::kFailedToParse, "Failed to parse number '" + std::string(text) +
+                                                 "' in --setParameter " + std::string(name));
   }
   return SetInt(parameters, *def, value);
 }

@@ -1,10 +1,10 @@
 // ServerParameters: the runtime-settable server parameters Cairn honours (the TTL monitor's and
-// the blocking stages' and $lookup's memory budgets), with MongoDB's names, types, defaults and validators
-// (ttl.idl, query_knobs.idl): what setParameter changes, getParameter reads and
+// the blocking stages' and $lookup's memory budgets), with MongoDB's names, types, defaults and
+// validators (ttl.idl, query_knobs.idl): what setParameter changes, getParameter reads and
 // `--setParameter name=value` sets at startup. maxBSONDepth (common/bson_validate.h) is set at
-// startup only: setParameter answers IllegalOperation for it, as mongod does. A parameter Cairn does not honour is not
-// listed, so setting it answers MongoDB's "unrecognized parameter" rather than being accepted
-// and ignored. Thread-safe: every value is an atomic.
+// startup only: setParameter answers IllegalOperation for it, as mongod does. A parameter Cairn
+// does not honour is not listed, so setting it answers MongoDB's "unrecognized parameter" rather
+// than being accepted and ignored. Thread-safe: every value is an atomic.
 #pragma once
 
 #include <bson/bson.h>
@@ -20,11 +20,12 @@
 namespace cairn::server {
 
 struct ServerParameters {
-  std::atomic<bool> ttl_monitor_enabled{true};     // Default: true (ttlMonitorEnabled)
+  std::atomic<bool> ttl_monitor_enabled{true};      // Default: true (ttlMonitorEnabled)
   std::atomic<int32_t> ttl_monitor_sleep_secs{60};  // Default: 60 (ttlMonitorSleepSecs, > 0)
   // The budgets of $sort / find's blocking sort and of $group, past which they spill (or fail
   // with 292 without allowDiskUse). Default: 100 MB each. Mostly for tests, as in MongoDB.
-  std::atomic<int32_t> internal_query_max_blocking_sort_memory_usage_bytes{kDefaultStageMemoryBytes};
+  std::atomic<int32_t> internal_query_max_blocking_sort_memory_usage_bytes{
+      kDefaultStageMemoryBytes};
   std::atomic<int32_t> internal_document_source_group_max_memory_bytes{kDefaultStageMemoryBytes};
   // The foreign data $lookup may hold as a HashJoin's table; past it, a foreign collection
   // without a usable index is joined by NestedLoopJoin. Default: 100 MB, as MongoDB's.

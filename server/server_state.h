@@ -10,12 +10,12 @@
 #include <optional>
 #include <unordered_map>
 
+#include "server/admin/op_registry.h"
+#include "server/admin/session_cache.h"
 #include "server/capped/capped_registry.h"
 #include "server/cursor/cursor_manager.h"
 #include "server/exec/id_cache.h"
-#include "server/admin/op_registry.h"
 #include "server/options.h"
-#include "server/admin/session_cache.h"
 #include "server/server_parameters.h"
 #include "server/ttl/ttl_monitor.h"
 #include "server/write/write_context.h"
@@ -75,7 +75,8 @@ class ServerState {
   std::atomic<int64_t> last_connection_id_{0};
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::chrono::system_clock::time_point start_wall_ = std::chrono::system_clock::now();
-  TtlMonitor ttl_monitor_{writes_, parameters_};  // last: its thread stops before the members above go
+  TtlMonitor ttl_monitor_{writes_,
+                          parameters_};  // last: its thread stops before the members above go
 };
 
 }  // namespace cairn::server

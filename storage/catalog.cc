@@ -7,7 +7,8 @@
 //                                      allocated is below it (never reused)
 //   "coll/" ns                       → BSON {ns: string, prefix: int64, uuid: binData(4, 16 bytes),
 //                                            options: document,
-//                                            indexes: [{name: string, prefix: int64, spec: document,
+//                                            indexes: [{name: string, prefix: int64, spec:
+//                                            document,
 //                                                       state: document (optional)}]}
 //   "count/" collection_prefix:u32BE → record_count:int64 BE  data_size:int64 BE
 #include <rocksdb/write_batch.h>
@@ -16,16 +17,15 @@
 #include <random>
 #include <set>
 
-#include "storage/engine_impl.h"
 #include "common/bson_validate.h"
+#include "storage/engine_impl.h"
 
 namespace cairn::storage {
 
 namespace {
 
 Status Corrupt(std::string_view what) {
-  return Status(ErrorCode::kInternalError,
-                "storage catalog: corrupt entry: " + std::string(what));
+  return Status(ErrorCode::kInternalError, "storage catalog: corrupt entry: " + std::string(what));
 }
 
 std::string BigEndian32(uint32_t v) {
@@ -228,7 +228,8 @@ Status Catalog::Load() {
         if (key.size() != kCountsKeyPrefix.size() + 4 || value.size() != 16) {
           return Corrupt("counts");
         }
-        CollectionState* st = e->GetOrCreateState(ReadBigEndian32(key.data() + kCountsKeyPrefix.size()));
+        CollectionState* st =
+            e->GetOrCreateState(ReadBigEndian32(key.data() + kCountsKeyPrefix.size()));
         st->count.store(static_cast<int64_t>(ReadBigEndian64(value.data())));
         st->data_size.store(static_cast<int64_t>(ReadBigEndian64(value.data() + 8)));
       }
@@ -291,8 +292,7 @@ Result<CollectionHandle> Catalog::CreateCollection(std::string_view ns, BsonView
   Engine::Impl* e = engine_->impl_.get();
   std::lock_guard lock(mu_);
   if (entries_.count(std::string(ns)) != 0) {
-    return Status(ErrorCode::kNamespaceExists,
-                  "Collection already exists. NS: " + std::string(ns));
+    return Status(ErrorCode::kNamespaceExists, "Collection already exists. NS: " + std::string(ns));
   }
   if (next_prefix_ > kMaxPrefix - 1) {
     return Status(ErrorCode::kInternalError, "storage catalog: key prefixes exhausted");
@@ -414,7 +414,8 @@ Result<CollectionHandle> Catalog::UpdateIndex(std::string_view ns, std::string_v
   auto pos = std::find_if(updated->indexes.begin(), updated->indexes.end(),
                           [&](const IndexEntry& i) { return i.name == name; });
   if (pos == updated->indexes.end()) {
-    return Status(ErrorCode::kIndexNotFound, "index not found with name [" + std::string(name) + "]");
+    return Status(ErrorCode::kIndexNotFound,
+                  "index not found with name [" + std::string(name) + "]");
   }
   pos->spec = BsonDoc(spec);
   pos->state = BsonDoc(state);
@@ -448,7 +449,8 @@ Status Catalog::DropIndex(std::string_view ns, std::string_view name) {
   auto pos = std::find_if(indexes.begin(), indexes.end(),
                           [&](const IndexEntry& i) { return i.name == name; });
   if (pos == indexes.end()) {
-    return Status(ErrorCode::kIndexNotFound, "index not found with name [" + std::string(name) + "]");
+    return Status(ErrorCode::kIndexNotFound,
+                  "index not found with name [" + std::string(name) + "]");
   }
   if (pos == indexes.begin()) return Status(ErrorCode::kInvalidOptions, "cannot drop _id index");
   std::shared_ptr<CollectionEntry> updated = CloneEntry(*it->second);

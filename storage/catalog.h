@@ -28,16 +28,16 @@ using Prefix = uint32_t;
 struct IndexEntry {
   std::string name;  // "_id_", "a_1", ...
   Prefix prefix = 0;
-  BsonDoc spec;      // as listIndexes prints it: {v: 2, key: {...}, name: "...", unique: ...}
-  BsonDoc state;     // the server's state of the index (build finished, multikey paths), opaque
-                     // here (index/index_descriptor.h owns its fields); {} when it has none
+  BsonDoc spec;   // as listIndexes prints it: {v: 2, key: {...}, name: "...", unique: ...}
+  BsonDoc state;  // the server's state of the index (build finished, multikey paths), opaque
+                  // here (index/index_descriptor.h owns its fields); {} when it has none
 };
 
 struct CollectionEntry {
-  std::string ns;          // "db.collection"
+  std::string ns;  // "db.collection"
   Prefix prefix = 0;
-  uint8_t uuid[16] = {};   // random, fixed at creation (listCollections info.uuid)
-  BsonDoc options;         // create options as given (capped, validator, ...); {} by default
+  uint8_t uuid[16] = {};  // random, fixed at creation (listCollections info.uuid)
+  BsonDoc options;        // create options as given (capped, validator, ...); {} by default
   std::vector<IndexEntry> indexes;  // indexes[0] is always the _id index "_id_"
 
   std::string_view db() const { return std::string_view(ns).substr(0, ns.find('.')); }

@@ -78,8 +78,8 @@ Result<std::unique_ptr<Engine>> Engine::Open(const StorageOptions& options) {
   std::vector<std::string> names;
   rocksdb::Status listed = rocksdb::DB::ListColumnFamilies(db_options, options.path, &names);
   if (!listed.ok()) names.clear();  // a new database; DB::Open reports real problems
-  for (const char* needed : {rocksdb::kDefaultColumnFamilyName.c_str(), kCatalogCf,
-                             kDocumentsCf, kIndexCf}) {
+  for (const char* needed :
+       {rocksdb::kDefaultColumnFamilyName.c_str(), kCatalogCf, kDocumentsCf, kIndexCf}) {
     if (std::find(names.begin(), names.end(), needed) == names.end()) names.push_back(needed);
   }
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
@@ -113,7 +113,8 @@ Engine::Impl::~Impl() {
   catalog.reset();
   if (db == nullptr) return;
   db->FlushWAL(/*sync=*/true).PermitUncheckedError();
-  for (rocksdb::ColumnFamilyHandle* h : handles) db->DestroyColumnFamilyHandle(h).PermitUncheckedError();
+  for (rocksdb::ColumnFamilyHandle* h : handles)
+    db->DestroyColumnFamilyHandle(h).PermitUncheckedError();
   handles.clear();
   db->Close().PermitUncheckedError();
   delete db;
@@ -219,11 +220,12 @@ uint64_t Engine::ApproximateSize(Prefix collection, const std::vector<Prefix>& i
       bounds.push_back(PrefixEnd(p));
     }
     std::vector<rocksdb::Range> ranges;
-    for (size_t i = 0; i < indexes.size(); ++i) ranges.emplace_back(bounds[2 * i], bounds[2 * i + 1]);
+    for (size_t i = 0; i < indexes.size(); ++i)
+      ranges.emplace_back(bounds[2 * i], bounds[2 * i + 1]);
     std::vector<uint64_t> sizes(indexes.size(), 0);
     if (impl_->db
-            ->GetApproximateSizes(o, impl_->index_cf, ranges.data(), static_cast<int>(ranges.size()),
-                                  sizes.data())
+            ->GetApproximateSizes(o, impl_->index_cf, ranges.data(),
+                                  static_cast<int>(ranges.size()), sizes.data())
             .ok()) {
       for (uint64_t s : sizes) total += s;
     }
@@ -234,8 +236,8 @@ uint64_t Engine::ApproximateSize(Prefix collection, const std::vector<Prefix>& i
 Status Engine::Flush() {
   rocksdb::FlushOptions fo;
   fo.wait = true;
-  return FromRocks(
-      impl_->db->Flush(fo, {impl_->catalog_cf, impl_->documents_cf, impl_->index_cf}), "flush");
+  return FromRocks(impl_->db->Flush(fo, {impl_->catalog_cf, impl_->documents_cf, impl_->index_cf}),
+                   "flush");
 }
 
 Status Engine::SyncWal() { return FromRocks(impl_->db->SyncWAL(), "sync WAL"); }

@@ -131,8 +131,8 @@ struct CollectionState {
   bool dropped = false;               // GUARDED_BY(Impl::commit_mu)
 
   std::atomic<bool> id_seeded{false};
-  std::mutex seed_mu;                  // serialises seeding
-  std::atomic<int64_t> last_id{0};     // the largest RecordId handed out or stored
+  std::mutex seed_mu;               // serialises seeding
+  std::atomic<int64_t> last_id{0};  // the largest RecordId handed out or stored
 };
 
 struct Engine::Impl {

@@ -12,7 +12,7 @@
 namespace cairn::storage {
 
 Status Engine::IndexEntriesExist(Prefix index, const std::vector<std::string_view>& keys,
-                                std::vector<bool>* exist) const {
+                                 std::vector<bool>* exist) const {
   exist->assign(keys.size(), false);
   if (keys.empty()) return Status::OK();
   std::vector<std::string> full;
@@ -65,7 +65,9 @@ class RocksIndexCursor final : public IndexCursor {
  public:
   RocksIndexCursor(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, rocksdb::ReadOptions ro,
                    Prefix index, std::string lower, std::string upper, bool reverse)
-      : prefix_(EncodePrefix(index)), lower_(std::move(lower)), upper_(std::move(upper)),
+      : prefix_(EncodePrefix(index)),
+        lower_(std::move(lower)),
+        upper_(std::move(upper)),
         reverse_(reverse) {
     lower_slice_ = rocksdb::Slice(lower_);
     upper_slice_ = rocksdb::Slice(upper_);

@@ -100,14 +100,12 @@ class RocksRecordCursor final : public RecordCursor {
 
 std::unique_ptr<RecordCursor> Engine::ScanRecords(Prefix collection, RecordId after) const {
   std::string lower = after > 0 ? RecordKey(collection, after) : EncodePrefix(collection);
-  return std::make_unique<RocksRecordCursor>(impl_->db, impl_->documents_cf,
-                                             impl_->ScanReadOptions(), std::move(lower),
-                                             PrefixEnd(collection), /*reverse=*/false,
-                                             after > 0 ? after : 0);
+  return std::make_unique<RocksRecordCursor>(
+      impl_->db, impl_->documents_cf, impl_->ScanReadOptions(), std::move(lower),
+      PrefixEnd(collection), /*reverse=*/false, after > 0 ? after : 0);
 }
 
-std::unique_ptr<RecordCursor> Engine::ScanRecordsReverse(Prefix collection,
-                                                         RecordId before) const {
+std::unique_ptr<RecordCursor> Engine::ScanRecordsReverse(Prefix collection, RecordId before) const {
   // The upper bound is exclusive, so `before` itself is never returned.
   std::string upper = before > 0 ? RecordKey(collection, before) : PrefixEnd(collection);
   return std::make_unique<RocksRecordCursor>(impl_->db, impl_->documents_cf,

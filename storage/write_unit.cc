@@ -114,8 +114,7 @@ void WriteUnit::AdjustCounts(Prefix collection, int64_t count_delta, int64_t siz
   impl_->deltas.push_back({collection, count_delta, size_delta});
 }
 
-void WriteUnit::PendingCounts(Prefix collection, int64_t* count_delta,
-                              int64_t* size_delta) const {
+void WriteUnit::PendingCounts(Prefix collection, int64_t* count_delta, int64_t* size_delta) const {
   *count_delta = 0;
   *size_delta = 0;
   for (const Impl::CountDelta& d : impl_->deltas) {

@@ -54,8 +54,8 @@ uint32_t Crc32cSoftware(const uint8_t* data, size_t size, uint32_t crc) {
   while (size >= 8) {
     const uint64_t w = LoadU64LE(data) ^ l;
     l = kTables[7][w & 0xFF] ^ kTables[6][(w >> 8) & 0xFF] ^ kTables[5][(w >> 16) & 0xFF] ^
-        kTables[4][(w >> 24) & 0xFF] ^ kTables[3][(w >> 32) & 0xFF] ^
-        kTables[2][(w >> 40) & 0xFF] ^ kTables[1][(w >> 48) & 0xFF] ^ kTables[0][w >> 56];
+        kTables[4][(w >> 24) & 0xFF] ^ kTables[3][(w >> 32) & 0xFF] ^ kTables[2][(w >> 40) & 0xFF] ^
+        kTables[1][(w >> 48) & 0xFF] ^ kTables[0][w >> 56];
     data += 8;
     size -= 8;
   }

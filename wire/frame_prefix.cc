@@ -23,8 +23,8 @@ void PutHeader(uint8_t* frame, int32_t total_length, int32_t request_id, int32_t
 
 }  // namespace
 
-void WriteOpMsgPrefix(uint8_t* frame, int32_t total_length, int32_t request_id,
-                      int32_t response_to, uint32_t flags) {
+void WriteOpMsgPrefix(uint8_t* frame, int32_t total_length, int32_t request_id, int32_t response_to,
+                      uint32_t flags) {
   PutHeader(frame, total_length, request_id, response_to, OpCode::kMsg);
   PutI32(frame + kHeaderSize, static_cast<int32_t>(flags));
   frame[kHeaderSize + 4] = 0;  // section kind 0: the body

@@ -76,9 +76,9 @@ struct OpMsg {
 // Also as mongod: more than two sequences TooManyDocumentSequences 233; a sequence identifier
 // that is also a body field 40433; the checksum flag without room for a checksum 51251; a
 // document running past its section InvalidBSON; a document length above
-// kMaxInternalBsonObjectSize BSONObjectTooLarge 10334. The frame's header must give its exact size and opCode 2013. The
-// checksum is verified before the sections are read. Every document is validated
-// (ValidateBson) before a view of it is returned.
+// kMaxInternalBsonObjectSize BSONObjectTooLarge 10334. The frame's header must give its exact size
+// and opCode 2013. The checksum is verified before the sections are read. Every document is
+// validated (ValidateBson) before a view of it is returned.
 Result<OpMsg> ParseOpMsg(const uint8_t* frame, size_t size);
 
 // A parsed legacy OP_QUERY. Views point into the frame.
@@ -121,10 +121,10 @@ void AppendOpReply(std::string& out, int32_t request_id, int32_t response_to,
 // Replies built in place: the caller writes the body document at the body offset of its own
 // buffer (no copy of the body), then fills the bytes before it with these. `total_length` is the
 // whole frame (for OP_MSG with a checksum, the 4 trailing CRC bytes included).
-inline constexpr size_t kOpMsgBodyOffset = kHeaderSize + 4 + 1;        // header, flagBits, kind 0
+inline constexpr size_t kOpMsgBodyOffset = kHeaderSize + 4 + 1;  // header, flagBits, kind 0
 inline constexpr size_t kOpReplyDocumentsOffset = kHeaderSize + 4 + 8 + 4 + 4;
-void WriteOpMsgPrefix(uint8_t* frame, int32_t total_length, int32_t request_id,
-                      int32_t response_to, uint32_t flags);
+void WriteOpMsgPrefix(uint8_t* frame, int32_t total_length, int32_t request_id, int32_t response_to,
+                      uint32_t flags);
 void WriteOpReplyPrefix(uint8_t* frame, int32_t total_length, int32_t request_id,
                         int32_t response_to, int32_t response_flags, int32_t number_returned);
 

@@ -7,8 +7,8 @@ namespace cairn::wire {
 
 Result<MessageHeader> ParseHeader(const uint8_t* data, size_t size) {
   if (size < kHeaderSize) {
-    return Status(ErrorCode::kProtocolError, "message header needs 16 bytes, got " +
-                                                 std::to_string(size));
+    return Status(ErrorCode::kProtocolError,
+                  "message header needs 16 bytes, got " + std::to_string(size));
   }
   MessageHeader h;
   h.message_length = internal::LoadI32LE(data);
@@ -16,14 +16,13 @@ Result<MessageHeader> ParseHeader(const uint8_t* data, size_t size) {
   h.response_to = internal::LoadI32LE(data + 8);
   h.op_code = internal::LoadI32LE(data + 12);
   if (h.message_length < static_cast<int32_t>(kHeaderSize)) {
-    return Status(ErrorCode::kProtocolError,
-                  "message length " + std::to_string(h.message_length) +
-                      " is smaller than the 16-byte header");
+    return Status(ErrorCode::kProtocolError, "message length " + std::to_string(h.message_length) +
+                                                 " is smaller than the 16-byte header");
   }
   if (h.message_length > kMaxMessageSizeBytes) {
-    return Status(ErrorCode::kProtocolError,
-                  "message length " + std::to_string(h.message_length) +
-                      " is larger than the maximum of " + std::to_string(kMaxMessageSizeBytes));
+    return Status(ErrorCode::kProtocolError, "message length " + std::to_string(h.message_length) +
+                                                 " is larger than the maximum of " +
+                                                 std::to_string(kMaxMessageSizeBytes));
   }
   return h;
 }
@@ -39,10 +38,9 @@ Result<MessageHeader> ParseFrameHeader(const uint8_t* frame, size_t size, OpCode
                       " bytes but the frame holds " + std::to_string(size));
   }
   if (h.op_code != static_cast<int32_t>(expected)) {
-    return Status(ErrorCode::kProtocolError,
-                  "expected " + std::string(what) + " (opCode " +
-                      std::to_string(static_cast<int32_t>(expected)) + ") but got opCode " +
-                      std::to_string(h.op_code));
+    return Status(ErrorCode::kProtocolError, "expected " + std::string(what) + " (opCode " +
+                                                 std::to_string(static_cast<int32_t>(expected)) +
+                                                 ") but got opCode " + std::to_string(h.op_code));
   }
   return h;
 }

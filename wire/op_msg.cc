@@ -70,8 +70,8 @@ Result<OpMsg> ParseOpMsg(const uint8_t* frame, size_t size) {
   OpMsg msg;
   msg.flags = internal::LoadU32LE(frame + kHeaderSize);
   if ((msg.flags & ~kSupportedFlags & kRequiredFlagMask) != 0) {
-    return Status(ErrorCode::kIllegalOpMsgFlag,
-                  "Message contains illegal flags value: 0b" + std::bitset<32>(msg.flags).to_string());
+    return Status(ErrorCode::kIllegalOpMsgFlag, "Message contains illegal flags value: 0b" +
+                                                    std::bitset<32>(msg.flags).to_string());
   }
 
   size_t sections_end = size;
@@ -91,8 +91,7 @@ Result<OpMsg> ParseOpMsg(const uint8_t* frame, size_t size) {
     }
   }
 
-  ByteReader sections(frame + kHeaderSize + kFlagsSize,
-                      sections_end - kHeaderSize - kFlagsSize);
+  ByteReader sections(frame + kHeaderSize + kFlagsSize, sections_end - kHeaderSize - kFlagsSize);
   bool have_body = false;
   size_t section_count = 0;
   while (!sections.empty()) {
@@ -130,8 +129,9 @@ Result<OpMsg> ParseOpMsg(const uint8_t* frame, size_t size) {
     ++section_count;
   }
   if (!have_body) {
-    return ProtocolError("OP_MSG requires exactly one Kind::Body section: OP_MSG messages must "
-                         "have a body");
+    return ProtocolError(
+        "OP_MSG requires exactly one Kind::Body section: OP_MSG messages must "
+        "have a body");
   }
 
   // A sequence may not also be a field of the body (mongod: "Duplicate field between body and
@@ -177,10 +177,9 @@ void AppendOpMsgWithSequences(std::string& out, int32_t request_id, int32_t resp
   }
   if (msg.body_position >= msg.sequences.size()) append_body();
   if (msg.checksum_present()) {
-    internal::PatchU32LE(out, start,
-                         static_cast<uint32_t>(out.size() - start + kChecksumSize));
-    const uint32_t crc = Crc32c(reinterpret_cast<const uint8_t*>(out.data()) + start,
-                                out.size() - start);
+    internal::PatchU32LE(out, start, static_cast<uint32_t>(out.size() - start + kChecksumSize));
+    const uint32_t crc =
+        Crc32c(reinterpret_cast<const uint8_t*>(out.data()) + start, out.size() - start);
     internal::PutU32LE(out, crc);
   } else {
     internal::FinishMessage(out, start);

@@ -29,9 +29,9 @@ Result<OpQuery> ParseOpQuery(const uint8_t* frame, size_t size) {
                            internal::ReadDocument(r, "OP_QUERY returnFieldsSelector"));
     q.has_return_fields_selector = true;
     if (!r.empty()) {
-      return Status(ErrorCode::kProtocolError,
-                    std::to_string(r.remaining()) +
-                        " trailing bytes after OP_QUERY's returnFieldsSelector");
+      return Status(
+          ErrorCode::kProtocolError,
+          std::to_string(r.remaining()) + " trailing bytes after OP_QUERY's returnFieldsSelector");
     }
   }
   return q;

@@ -8,9 +8,9 @@ namespace cairn::wire::internal {
 
 Result<BsonView> ReadDocument(ByteReader& r, std::string_view where) {
   if (r.remaining() < 4) {
-    return Status(ErrorCode::kProtocolError,
-                  "truncated " + std::string(where) + ": " + std::to_string(r.remaining()) +
-                      " bytes left, too few for a BSON length");
+    return Status(ErrorCode::kProtocolError, "truncated " + std::string(where) + ": " +
+                                                 std::to_string(r.remaining()) +
+                                                 " bytes left, too few for a BSON length");
   }
   const int32_t declared = LoadI32LE(r.position());
   if (declared > kMaxInternalBsonObjectSize) {

@@ -16,16 +16,15 @@ namespace {
 std::string FieldPath(std::string_view name) { return "collation." + std::string(name); }
 
 Status WrongType(const bson_iter_t* it, std::string_view expected) {
-  return Status(ErrorCode::kTypeMismatch,
-                "BSON field '" + FieldPath(IterKey(it)) + "' is the wrong type '" +
-                    std::string(BsonTypeName(bson_iter_type(it))) + "', expected type '" +
-                    std::string(expected) + "'");
+  return Status(ErrorCode::kTypeMismatch, "BSON field '" + FieldPath(IterKey(it)) +
+                                              "' is the wrong type '" +
+                                              std::string(BsonTypeName(bson_iter_type(it))) +
+                                              "', expected type '" + std::string(expected) + "'");
 }
 
 Status BadEnumValue(std::string_view name, std::string_view value) {
-  return Status(ErrorCode::kBadValue, "Enumeration value '" + std::string(value) +
-                                          "' for field '" + FieldPath(name) +
-                                          "' is not a valid value.");
+  return Status(ErrorCode::kBadValue, "Enumeration value '" + std::string(value) + "' for field '" +
+                                          FieldPath(name) + "' is not a valid value.");
 }
 
 // The IDL's checkAndAssertType: true when `it` has `type`; false (the field keeps its default)

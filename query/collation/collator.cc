@@ -26,38 +26,54 @@ UColAttributeValue ToAttribute(bool on) { return on ? UCOL_ON : UCOL_OFF; }
 
 UColAttributeValue ToAttribute(CaseFirst value) {
   switch (value) {
-    case CaseFirst::kUpper: return UCOL_UPPER_FIRST;
-    case CaseFirst::kLower: return UCOL_LOWER_FIRST;
-    case CaseFirst::kOff: return UCOL_OFF;
+    case CaseFirst::kUpper:
+      return UCOL_UPPER_FIRST;
+    case CaseFirst::kLower:
+      return UCOL_LOWER_FIRST;
+    case CaseFirst::kOff:
+      return UCOL_OFF;
   }
   return UCOL_OFF;
 }
 
 UColAttributeValue StrengthAttribute(int strength) {
   switch (strength) {
-    case 1: return UCOL_PRIMARY;
-    case 2: return UCOL_SECONDARY;
-    case 3: return UCOL_TERTIARY;
-    case 4: return UCOL_QUATERNARY;
-    default: return UCOL_IDENTICAL;
+    case 1:
+      return UCOL_PRIMARY;
+    case 2:
+      return UCOL_SECONDARY;
+    case 3:
+      return UCOL_TERTIARY;
+    case 4:
+      return UCOL_QUATERNARY;
+    default:
+      return UCOL_IDENTICAL;
   }
 }
 
 int StrengthFromAttribute(UColAttributeValue value) {
   switch (value) {
-    case UCOL_PRIMARY: return 1;
-    case UCOL_SECONDARY: return 2;
-    case UCOL_TERTIARY: return 3;
-    case UCOL_QUATERNARY: return 4;
-    default: return 5;
+    case UCOL_PRIMARY:
+      return 1;
+    case UCOL_SECONDARY:
+      return 2;
+    case UCOL_TERTIARY:
+      return 3;
+    case UCOL_QUATERNARY:
+      return 4;
+    default:
+      return 5;
   }
 }
 
 CaseFirst CaseFirstFromAttribute(UColAttributeValue value) {
   switch (value) {
-    case UCOL_UPPER_FIRST: return CaseFirst::kUpper;
-    case UCOL_LOWER_FIRST: return CaseFirst::kLower;
-    default: return CaseFirst::kOff;
+    case UCOL_UPPER_FIRST:
+      return CaseFirst::kUpper;
+    case UCOL_LOWER_FIRST:
+      return CaseFirst::kLower;
+    default:
+      return CaseFirst::kOff;
   }
 }
 
@@ -68,8 +84,8 @@ class AttributeSync {
   AttributeSync(icu::Collator* collator, const std::string& spec_text)
       : collator_(collator), spec_text_(spec_text) {}
 
-  Status Sync(bool given, UColAttribute attribute, std::string_view name,
-              UColAttributeValue wanted, UColAttributeValue* actual) {
+  Status Sync(bool given, UColAttribute attribute, std::string_view name, UColAttributeValue wanted,
+              UColAttributeValue* actual) {
     UErrorCode status = U_ZERO_ERROR;
     if (given) {
       collator_->setAttribute(attribute, wanted, status);
@@ -116,16 +132,16 @@ Status ApplyFields(const CollationDocument& doc, const std::string& spec_text,
                                             "' for field 'collation.strength' is not a valid "
                                             "value.");
   }
-  CAIRN_RETURN_IF_ERROR(sync.Sync(doc.has(CollationDocument::kStrength), UCOL_STRENGTH,
-                                  "strength", StrengthAttribute(spec->strength), &actual));
+  CAIRN_RETURN_IF_ERROR(sync.Sync(doc.has(CollationDocument::kStrength), UCOL_STRENGTH, "strength",
+                                  StrengthAttribute(spec->strength), &actual));
   spec->strength = StrengthFromAttribute(actual);
   CAIRN_RETURN_IF_ERROR(sync.SyncBool(doc.has(CollationDocument::kNumericOrdering),
                                       UCOL_NUMERIC_COLLATION, "numericOrdering",
                                       &spec->numeric_ordering));
-  CAIRN_RETURN_IF_ERROR(sync.Sync(
-      doc.has(CollationDocument::kAlternate), UCOL_ALTERNATE_HANDLING, "alternate",
-      spec->alternate == CollationAlternate::kShifted ? UCOL_SHIFTED : UCOL_NON_IGNORABLE,
-      &actual));
+  CAIRN_RETURN_IF_ERROR(
+      sync.Sync(doc.has(CollationDocument::kAlternate), UCOL_ALTERNATE_HANDLING, "alternate",
+                spec->alternate == CollationAlternate::kShifted ? UCOL_SHIFTED : UCOL_NON_IGNORABLE,
+                &actual));
   spec->alternate =
       actual == UCOL_SHIFTED ? CollationAlternate::kShifted : CollationAlternate::kNonIgnorable;
   if (doc.has(CollationDocument::kMaxVariable)) {
@@ -143,8 +159,8 @@ Status ApplyFields(const CollationDocument& doc, const std::string& spec_text,
   CAIRN_RETURN_IF_ERROR(sync.SyncBool(doc.has(CollationDocument::kNormalization),
                                       UCOL_NORMALIZATION_MODE, "normalization",
                                       &spec->normalization));
-  CAIRN_RETURN_IF_ERROR(sync.SyncBool(doc.has(CollationDocument::kBackwards),
-                                      UCOL_FRENCH_COLLATION, "backwards", &spec->backwards));
+  CAIRN_RETURN_IF_ERROR(sync.SyncBool(doc.has(CollationDocument::kBackwards), UCOL_FRENCH_COLLATION,
+                                      "backwards", &spec->backwards));
   if (spec->version != kCollationVersion) {
     return Status(ErrorCode::kIncompatibleCollationVersion,
                   "Requested collation version " + spec->version +
@@ -248,8 +264,8 @@ void Collator::AppendComparisonKey(std::string_view s, std::string* out) const {
   int32_t capacity = static_cast<int32_t>(s.size()) * 2 + 16;
   while (true) {
     out->resize(start + static_cast<size_t>(capacity));
-    int32_t needed = icu_->collator->getSortKey(
-        text, reinterpret_cast<uint8_t*>(out->data() + start), capacity);
+    int32_t needed =
+        icu_->collator->getSortKey(text, reinterpret_cast<uint8_t*>(out->data() + start), capacity);
     if (needed <= capacity) {
       out->resize(start + static_cast<size_t>(needed > 0 ? needed - 1 : 0));  // drop the NUL
       return;

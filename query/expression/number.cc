@@ -38,30 +38,36 @@ Status CoerceError(int code_number, const Value& v, std::string_view target) {
 
 bool IsIntegral32(const Value& v) {
   switch (v.type()) {
-    case BSON_TYPE_INT32: return !v.missing();
+    case BSON_TYPE_INT32:
+      return !v.missing();
     case BSON_TYPE_INT64:
       return v.int64() >= std::numeric_limits<int32_t>::min() &&
              v.int64() <= std::numeric_limits<int32_t>::max();
-    case BSON_TYPE_DOUBLE: return DoubleIsInt32(v.dbl());
+    case BSON_TYPE_DOUBLE:
+      return DoubleIsInt32(v.dbl());
     case BSON_TYPE_DECIMAL128: {
       int64_t i = 0;
       return DecimalToInt64Exact(v.decimal(), &i) && i >= std::numeric_limits<int32_t>::min() &&
              i <= std::numeric_limits<int32_t>::max();
     }
-    default: return false;
+    default:
+      return false;
   }
 }
 
 bool IsIntegral64(const Value& v) {
   switch (v.type()) {
     case BSON_TYPE_INT32:
-    case BSON_TYPE_INT64: return !v.missing();
-    case BSON_TYPE_DOUBLE: return DoubleIsInt64(v.dbl());
+    case BSON_TYPE_INT64:
+      return !v.missing();
+    case BSON_TYPE_DOUBLE:
+      return DoubleIsInt64(v.dbl());
     case BSON_TYPE_DECIMAL128: {
       int64_t i = 0;
       return DecimalToInt64Exact(v.decimal(), &i);
     }
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -71,7 +77,8 @@ Result<int32_t> CoerceToInt(const Value& v) {
                   "Can't coerce out of range value " + shown + " to int");
   };
   switch (v.type()) {
-    case BSON_TYPE_INT32: return v.int32();
+    case BSON_TYPE_INT32:
+      return v.int32();
     case BSON_TYPE_INT64: {
       int64_t i = v.int64();
       if (i < std::numeric_limits<int32_t>::min() || i > std::numeric_limits<int32_t>::max()) {
@@ -93,7 +100,8 @@ Result<int32_t> CoerceToInt(const Value& v) {
       }
       return static_cast<int32_t>(std::nearbyint(d));  // Decimal128::toInt rounds half to even
     }
-    default: return CoerceError(16003, v, "int");
+    default:
+      return CoerceError(16003, v, "int");
   }
 }
 
@@ -103,8 +111,10 @@ Result<int64_t> CoerceToLong(const Value& v) {
                   "Can't coerce out of range value " + FormatDouble(d) + " to long");
   };
   switch (v.type()) {
-    case BSON_TYPE_INT32: return static_cast<int64_t>(v.int32());
-    case BSON_TYPE_INT64: return v.int64();
+    case BSON_TYPE_INT32:
+      return static_cast<int64_t>(v.int32());
+    case BSON_TYPE_INT64:
+      return v.int64();
     case BSON_TYPE_DOUBLE: {
       double d = v.dbl();
       if (!(d >= -kLongMaxPlusOneAsDouble && d < kLongMaxPlusOneAsDouble)) return range_error(d);
@@ -117,7 +127,8 @@ Result<int64_t> CoerceToLong(const Value& v) {
       if (DecimalToInt64Exact(v.decimal(), &exact)) return exact;
       return static_cast<int64_t>(std::nearbyint(d));  // Decimal128::toLong rounds half to even
     }
-    default: return CoerceError(16004, v, "long");
+    default:
+      return CoerceError(16004, v, "long");
   }
 }
 
@@ -128,11 +139,16 @@ Result<double> CoerceToDouble(const Value& v) {
 
 double NumberAsDouble(const Value& v) {
   switch (v.type()) {
-    case BSON_TYPE_INT32: return v.int32();
-    case BSON_TYPE_INT64: return static_cast<double>(v.int64());
-    case BSON_TYPE_DOUBLE: return v.dbl();
-    case BSON_TYPE_DECIMAL128: return DecimalToDouble(v.decimal());
-    default: return 0;
+    case BSON_TYPE_INT32:
+      return v.int32();
+    case BSON_TYPE_INT64:
+      return static_cast<double>(v.int64());
+    case BSON_TYPE_DOUBLE:
+      return v.dbl();
+    case BSON_TYPE_DECIMAL128:
+      return DecimalToDouble(v.decimal());
+    default:
+      return 0;
   }
 }
 
@@ -189,10 +205,14 @@ std::optional<int64_t> DecimalToInt64Truncated(const bson_decimal128_t& d) {
 
 bson_decimal128_t NumberAsDecimal(const Value& v) {
   switch (v.type()) {
-    case BSON_TYPE_INT32: return DecimalFromInt64(v.int32());
-    case BSON_TYPE_INT64: return DecimalFromInt64(v.int64());
-    case BSON_TYPE_DOUBLE: return DecimalFromDouble(v.dbl());
-    default: return v.decimal();
+    case BSON_TYPE_INT32:
+      return DecimalFromInt64(v.int32());
+    case BSON_TYPE_INT64:
+      return DecimalFromInt64(v.int64());
+    case BSON_TYPE_DOUBLE:
+      return DecimalFromDouble(v.dbl());
+    default:
+      return v.decimal();
   }
 }
 
@@ -204,23 +224,35 @@ std::string FormatDouble(double d) {
 
 std::string ValueToString(const Value& v) {
   switch (v.type()) {
-    case BSON_TYPE_EOD: return "MISSING";
-    case BSON_TYPE_UTF8: return "\"" + std::string(v.string()) + "\"";
-    case BSON_TYPE_DOUBLE: return FormatDouble(v.dbl());
-    case BSON_TYPE_INT32: return std::to_string(v.int32());
-    case BSON_TYPE_INT64: return std::to_string(v.int64());
-    case BSON_TYPE_DECIMAL128: return DecimalToString(v.decimal());
-    case BSON_TYPE_BOOL: return v.boolean() ? "true" : "false";
-    case BSON_TYPE_NULL: return "null";
-    case BSON_TYPE_UNDEFINED: return "undefined";
-    case BSON_TYPE_MINKEY: return "MinKey";
-    case BSON_TYPE_MAXKEY: return "MaxKey";
+    case BSON_TYPE_EOD:
+      return "MISSING";
+    case BSON_TYPE_UTF8:
+      return "\"" + std::string(v.string()) + "\"";
+    case BSON_TYPE_DOUBLE:
+      return FormatDouble(v.dbl());
+    case BSON_TYPE_INT32:
+      return std::to_string(v.int32());
+    case BSON_TYPE_INT64:
+      return std::to_string(v.int64());
+    case BSON_TYPE_DECIMAL128:
+      return DecimalToString(v.decimal());
+    case BSON_TYPE_BOOL:
+      return v.boolean() ? "true" : "false";
+    case BSON_TYPE_NULL:
+      return "null";
+    case BSON_TYPE_UNDEFINED:
+      return "undefined";
+    case BSON_TYPE_MINKEY:
+      return "MinKey";
+    case BSON_TYPE_MAXKEY:
+      return "MaxKey";
     case BSON_TYPE_OID: {
       char hex[25];
       bson_oid_to_string(v.oid(), hex);
       return hex;
     }
-    case BSON_TYPE_DATE_TIME: return FormatIsoDate(v.date());
+    case BSON_TYPE_DATE_TIME:
+      return FormatIsoDate(v.date());
     case BSON_TYPE_ARRAY:
     case BSON_TYPE_DOCUMENT: {  // [1, 2] and Document::toString's {a: 1, b: "x"}
       const bool document = v.type() == BSON_TYPE_DOCUMENT;
@@ -265,12 +297,11 @@ std::string FormatIsoDate(int64_t millis) {
   int64_t m = mp < 10 ? mp + 3 : mp - 9;
   if (m <= 2) ++y;
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld.%03lldZ",
-                static_cast<long long>(y), static_cast<long long>(m), static_cast<long long>(d),
-                static_cast<long long>(ms_of_day / 3600000),
-                static_cast<long long>(ms_of_day / 60000 % 60),
-                static_cast<long long>(ms_of_day / 1000 % 60),
-                static_cast<long long>(ms_of_day % 1000));
+  std::snprintf(
+      buf, sizeof buf, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld.%03lldZ",
+      static_cast<long long>(y), static_cast<long long>(m), static_cast<long long>(d),
+      static_cast<long long>(ms_of_day / 3600000), static_cast<long long>(ms_of_day / 60000 % 60),
+      static_cast<long long>(ms_of_day / 1000 % 60), static_cast<long long>(ms_of_day % 1000));
   return buf;
 }
 

@@ -33,8 +33,8 @@ class OperatorExpression : public Expression {
 
   // `foldable`: whether parsing may evaluate the operator once its operands are all constants
   // (MongoDB's optimize() does for most operators, not for $zip, $sortArray, $getField, ...).
-  OperatorExpression(std::string_view name, std::vector<ExpressionPtr> operands,
-                     Evaluator evaluate, bool foldable = true)
+  OperatorExpression(std::string_view name, std::vector<ExpressionPtr> operands, Evaluator evaluate,
+                     bool foldable = true)
       : name_(name), operands_(std::move(operands)), evaluate_(evaluate), foldable_(foldable) {}
 
   Result<Value> Evaluate(Variables* vars) const override { return evaluate_(*this, vars); }
@@ -158,10 +158,8 @@ Result<Value> EvalOr(const OperatorExpression& op, Variables* vars);
 
 // ---- ops/conditional.cc ----
 Result<ExpressionPtr> ParseCond(const bson_iter_t* arg, std::string_view name, ParseContext& ctx);
-Result<ExpressionPtr> ParseIfNull(const bson_iter_t* arg, std::string_view name,
-                                  ParseContext& ctx);
-Result<ExpressionPtr> ParseSwitch(const bson_iter_t* arg, std::string_view name,
-                                  ParseContext& ctx);
+Result<ExpressionPtr> ParseIfNull(const bson_iter_t* arg, std::string_view name, ParseContext& ctx);
+Result<ExpressionPtr> ParseSwitch(const bson_iter_t* arg, std::string_view name, ParseContext& ctx);
 
 // ---- ops/string.cc ----
 Result<Value> EvalConcat(const OperatorExpression& op, Variables* vars);
@@ -176,8 +174,7 @@ Result<Value> EvalSubstrCP(const OperatorExpression& op, Variables* vars);
 Result<Value> EvalToLower(const OperatorExpression& op, Variables* vars);
 Result<Value> EvalToUpper(const OperatorExpression& op, Variables* vars);
 // $substr: $substrBytes under its old name (errors name $substrBytes, as MongoDB's do).
-Result<ExpressionPtr> ParseSubstr(const bson_iter_t* arg, std::string_view name,
-                                  ParseContext& ctx);
+Result<ExpressionPtr> ParseSubstr(const bson_iter_t* arg, std::string_view name, ParseContext& ctx);
 Result<ExpressionPtr> ParseReplace(const bson_iter_t* arg, std::string_view name,
                                    ParseContext& ctx);
 Result<ExpressionPtr> ParseTrim(const bson_iter_t* arg, std::string_view name, ParseContext& ctx);
@@ -248,11 +245,9 @@ Result<ExpressionPtr> ParseZip(const bson_iter_t* arg, std::string_view name, Pa
 Result<int32_t> NonNegativeIndex(const Value& v, std::string_view op, std::string_view what);
 
 // ---- ops/iteration.cc: operators that bind a variable per element ----
-Result<ExpressionPtr> ParseFilter(const bson_iter_t* arg, std::string_view name,
-                                  ParseContext& ctx);
+Result<ExpressionPtr> ParseFilter(const bson_iter_t* arg, std::string_view name, ParseContext& ctx);
 Result<ExpressionPtr> ParseMap(const bson_iter_t* arg, std::string_view name, ParseContext& ctx);
-Result<ExpressionPtr> ParseReduce(const bson_iter_t* arg, std::string_view name,
-                                  ParseContext& ctx);
+Result<ExpressionPtr> ParseReduce(const bson_iter_t* arg, std::string_view name, ParseContext& ctx);
 
 // ---- ops/set.cc ----
 Result<Value> EvalAllElementsTrue(const OperatorExpression& op, Variables* vars);

@@ -73,8 +73,10 @@ class FieldPathExpression final : public Expression {
 
   Result<Value> Evaluate(Variables* vars) const override {
     switch (kind_) {
-      case ParseContext::Binding::Kind::kRoot: return EvaluatePathFrom(vars->root(), path_);
-      case ParseContext::Binding::Kind::kSlot: return EvaluatePathFrom(vars->Get(slot_), path_);
+      case ParseContext::Binding::Kind::kRoot:
+        return EvaluatePathFrom(vars->root(), path_);
+      case ParseContext::Binding::Kind::kSlot:
+        return EvaluatePathFrom(vars->Get(slot_), path_);
       case ParseContext::Binding::Kind::kClusterTime:
         return Status(ErrorCode::kLocation51144,
                       "Buildin variable '$$CLUSTER_TIME' is not available");
@@ -117,8 +119,7 @@ class ObjectExpression final : public Expression {
 // [<expr>, ...]: missing elements become null.
 class ArrayExpression final : public Expression {
  public:
-  explicit ArrayExpression(std::vector<ExpressionPtr> elements)
-      : elements_(std::move(elements)) {}
+  explicit ArrayExpression(std::vector<ExpressionPtr> elements) : elements_(std::move(elements)) {}
 
   Result<Value> Evaluate(Variables* vars) const override {
     ArrayBuilder out;
@@ -141,9 +142,8 @@ class ArrayExpression final : public Expression {
 
 // The '$'-prefixed names FieldPath accepts (DBRef and metadata fields).
 bool IsAllowedDollarField(std::string_view name) {
-  static constexpr std::string_view kAllowed[] = {"$id",        "$ref",      "$db",
-                                                  "$sortKey",   "$recordId", "$searchSortValues",
-                                                  "$searchScore"};
+  static constexpr std::string_view kAllowed[] = {
+      "$id", "$ref", "$db", "$sortKey", "$recordId", "$searchSortValues", "$searchScore"};
   return std::find(std::begin(kAllowed), std::end(kAllowed), name) != std::end(kAllowed);
 }
 
@@ -203,9 +203,9 @@ Status ValidateVariableName(std::string_view name, bool (*first_ok)(char)) {
     return Status(ErrorCode::kFailedToParse, "empty variable names are not allowed");
   }
   if (!first_ok(name[0])) {
-    return Status(ErrorCode::kFailedToParse,
-                  "'" + std::string(name) +
-                      "' starts with an invalid character for a user variable name");
+    return Status(
+        ErrorCode::kFailedToParse,
+        "'" + std::string(name) + "' starts with an invalid character for a user variable name");
   }
   for (size_t i = 1; i < name.size(); ++i) {
     char c = name[i];
@@ -222,9 +222,8 @@ Status ValidateVariableName(std::string_view name, bool (*first_ok)(char)) {
 }
 
 // Built-in variables (Variables::kBuiltinVarNameToId).
-constexpr std::string_view kBuiltinVariables[] = {"CLUSTER_TIME", "IS_MR",       "JS_SCOPE",
-                                                  "NOW",          "REMOVE",      "ROOT",
-                                                  "SEARCH_META",  "USER_ROLES"};
+constexpr std::string_view kBuiltinVariables[] = {
+    "CLUSTER_TIME", "IS_MR", "JS_SCOPE", "NOW", "REMOVE", "ROOT", "SEARCH_META", "USER_ROLES"};
 
 bool IsBuiltinVariable(std::string_view name) {
   return std::find(std::begin(kBuiltinVariables), std::end(kBuiltinVariables), name) !=
@@ -246,8 +245,8 @@ Result<ExpressionPtr> ParseFieldPathOrVariable(std::string_view raw, ParseContex
                     "becauseCommand let Expressions run before the query examines any "
                     "documents.");
     }
-    return ExpressionPtr(std::make_unique<FieldPathExpression>(
-        std::string(raw), current.kind, current.slot, std::move(path)));
+    return ExpressionPtr(std::make_unique<FieldPathExpression>(std::string(raw), current.kind,
+                                                               current.slot, std::move(path)));
   }
   std::string_view rest = raw.substr(2);
   std::string_view name = rest.substr(0, rest.find('.'));
@@ -256,9 +255,9 @@ Result<ExpressionPtr> ParseFieldPathOrVariable(std::string_view raw, ParseContex
   CAIRN_ASSIGN_OR_RETURN(std::vector<std::string> path, SplitFieldPath(rest));
   path.erase(path.begin());  // the variable's own name
   switch (binding.kind) {
-    case ParseContext::Binding::Kind::kRemove: return MakeConstant(Value());
-    case ParseContext::Binding::Kind::kConstant:
-    {
+    case ParseContext::Binding::Kind::kRemove:
+      return MakeConstant(Value());
+    case ParseContext::Binding::Kind::kConstant: {
       CAIRN_ASSIGN_OR_RETURN(Value constant, EvaluatePathFrom(binding.constant, path));
       return MakeConstant(constant.Owned());
     }
@@ -270,7 +269,8 @@ Result<ExpressionPtr> ParseFieldPathOrVariable(std::string_view raw, ParseContex
                       "documents.");
       }
       break;
-    default: break;
+    default:
+      break;
   }
   return ExpressionPtr(std::make_unique<FieldPathExpression>(std::string(raw), binding.kind,
                                                              binding.slot, std::move(path)));
@@ -307,8 +307,7 @@ Result<ExpressionPtr> ParseOperator(BsonView object, ParseContext& ctx) {
   Result<ExpressionPtr> node =
       row->parse != nullptr
           ? row->parse(&it, row->name, ctx)
-          : ops::ParsePositional(&it, row->name, ctx, row->evaluate, row->min_args,
-                                 row->max_args);
+          : ops::ParsePositional(&it, row->name, ctx, row->evaluate, row->min_args, row->max_args);
   if (!node.ok()) return node.status();
   return Fold(std::move(node).value(), ctx);
 }
@@ -339,9 +338,12 @@ Result<ExpressionPtr> ParseOperand(const bson_iter_t* value, ParseContext& ctx) 
       if (!s.empty() && s[0] == '$') return ParseFieldPathOrVariable(s, ctx);
       break;
     }
-    case BSON_TYPE_DOCUMENT: return ParseObjectExpression(IterDocument(value), ctx);
-    case BSON_TYPE_ARRAY: return ParseArray(IterDocument(value), ctx);
-    default: break;
+    case BSON_TYPE_DOCUMENT:
+      return ParseObjectExpression(IterDocument(value), ctx);
+    case BSON_TYPE_ARRAY:
+      return ParseArray(IterDocument(value), ctx);
+    default:
+      break;
   }
   return MakeConstant(Value::Element(value).Owned());
 }
@@ -522,10 +524,10 @@ Status CheckExactArity(std::string_view name, size_t given, size_t expected) {
 
 Status CheckArityRange(std::string_view name, size_t given, size_t min, size_t max) {
   if (given >= min && given <= max) return Status::OK();
-  return Status(ErrorCode::kLocation28667,
-                "Expression " + std::string(name) + " takes at least " + std::to_string(min) +
-                    " arguments, and at most " + std::to_string(max) + ", but " +
-                    std::to_string(given) + " were passed in.");
+  return Status(ErrorCode::kLocation28667, "Expression " + std::string(name) + " takes at least " +
+                                               std::to_string(min) + " arguments, and at most " +
+                                               std::to_string(max) + ", but " +
+                                               std::to_string(given) + " were passed in.");
 }
 
 Result<ExpressionPtr> ParsePositional(const bson_iter_t* arg, std::string_view name,

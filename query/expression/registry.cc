@@ -145,12 +145,20 @@ constexpr OperatorRow kOperators[] = {
 // regular-expression families, trigonometry, bitwise, the other accumulators usable as
 // expressions, and the rest Cairn does not implement yet.
 constexpr std::string_view kNotSupported[] = {
-    "$acos", "$acosh", "$asin", "$asinh", "$atan", "$atan2", "$atanh", "$binarySize", "$bitAnd",
-    "$bitNot", "$bitOr", "$bitXor", "$bsonSize", "$cos", "$cosh",
-    "$degreesToRadians", "$function", "$median",
-    "$percentile", "$radiansToDegrees", "$sampleRate", "$sin", "$sinh",
-    "$tan", "$tanh", "$toHashedIndexKey", "$tsIncrement",
-    "$tsSecond",
+    "$acos",        "$acosh",
+    "$asin",        "$asinh",
+    "$atan",        "$atan2",
+    "$atanh",       "$binarySize",
+    "$bitAnd",      "$bitNot",
+    "$bitOr",       "$bitXor",
+    "$bsonSize",    "$cos",
+    "$cosh",        "$degreesToRadians",
+    "$function",    "$median",
+    "$percentile",  "$radiansToDegrees",
+    "$sampleRate",  "$sin",
+    "$sinh",        "$tan",
+    "$tanh",        "$toHashedIndexKey",
+    "$tsIncrement", "$tsSecond",
 };
 
 struct RowLess {

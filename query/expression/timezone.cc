@@ -52,8 +52,8 @@ std::shared_ptr<const TimeZone::Zone> TimeZone::LookupOlson(std::string_view id)
   auto it = cache.find(std::string(id));
   if (it == cache.end()) {
     std::shared_ptr<Zone> entry;
-    icu::UnicodeString name = icu::UnicodeString::fromUTF8(icu::StringPiece(id.data(),
-                                                                           static_cast<int32_t>(id.size())));
+    icu::UnicodeString name =
+        icu::UnicodeString::fromUTF8(icu::StringPiece(id.data(), static_cast<int32_t>(id.size())));
     std::unique_ptr<icu::TimeZone> zone(icu::TimeZone::createTimeZone(name));
     icu::UnicodeString resolved;
     zone->getID(resolved);

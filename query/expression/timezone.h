@@ -15,14 +15,14 @@ namespace cairn::query {
 // The calendar fields of an instant in a time zone (proleptic Gregorian).
 struct DateParts {
   int64_t year = 1970;
-  int month = 1;        // 1..12
-  int day = 1;          // 1..31
+  int month = 1;  // 1..12
+  int day = 1;    // 1..31
   int hour = 0, minute = 0, second = 0, millisecond = 0;
-  int day_of_week = 5;  // 1 (Sunday) .. 7 (Saturday)
-  int day_of_year = 1;  // 1..366
-  int week = 0;         // 0..53: weeks start on Sunday; days before the first Sunday are week 0
-  int iso_day_of_week = 4;   // 1 (Monday) .. 7 (Sunday)
-  int iso_week = 1;          // 1..53
+  int day_of_week = 5;      // 1 (Sunday) .. 7 (Saturday)
+  int day_of_year = 1;      // 1..366
+  int week = 0;             // 0..53: weeks start on Sunday; days before the first Sunday are week 0
+  int iso_day_of_week = 4;  // 1 (Monday) .. 7 (Sunday)
+  int iso_week = 1;         // 1..53
   int64_t iso_week_year = 1970;
   int32_t utc_offset_seconds = 0;  // of the zone at that instant
 };

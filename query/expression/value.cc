@@ -62,23 +62,24 @@ Value Value::Scalar(bson_type_t type, void (*append)(bson_t*, const void*), cons
 }
 
 Value Value::Null() {
-  return Scalar(BSON_TYPE_NULL, [](bson_t* d, const void*) { bson_append_null(d, "", 0); },
-                nullptr);
+  return Scalar(
+      BSON_TYPE_NULL, [](bson_t* d, const void*) { bson_append_null(d, "", 0); }, nullptr);
 }
 
 Value Value::Undefined() {
-  return Scalar(BSON_TYPE_UNDEFINED,
-                [](bson_t* d, const void*) { bson_append_undefined(d, "", 0); }, nullptr);
+  return Scalar(
+      BSON_TYPE_UNDEFINED, [](bson_t* d, const void*) { bson_append_undefined(d, "", 0); },
+      nullptr);
 }
 
 Value Value::MinKey() {
-  return Scalar(BSON_TYPE_MINKEY, [](bson_t* d, const void*) { bson_append_minkey(d, "", 0); },
-                nullptr);
+  return Scalar(
+      BSON_TYPE_MINKEY, [](bson_t* d, const void*) { bson_append_minkey(d, "", 0); }, nullptr);
 }
 
 Value Value::MaxKey() {
-  return Scalar(BSON_TYPE_MAXKEY, [](bson_t* d, const void*) { bson_append_maxkey(d, "", 0); },
-                nullptr);
+  return Scalar(
+      BSON_TYPE_MAXKEY, [](bson_t* d, const void*) { bson_append_maxkey(d, "", 0); }, nullptr);
 }
 
 Value Value::Bool(bool b) {
@@ -261,10 +262,17 @@ std::string_view Value::string() const {
   uint32_t len = 0;
   const char* s = nullptr;
   switch (bson_iter_type(&it)) {
-    case BSON_TYPE_UTF8: s = bson_iter_utf8(&it, &len); break;
-    case BSON_TYPE_SYMBOL: s = bson_iter_symbol(&it, &len); break;
-    case BSON_TYPE_CODE: s = bson_iter_code(&it, &len); break;
-    default: return {};
+    case BSON_TYPE_UTF8:
+      s = bson_iter_utf8(&it, &len);
+      break;
+    case BSON_TYPE_SYMBOL:
+      s = bson_iter_symbol(&it, &len);
+      break;
+    case BSON_TYPE_CODE:
+      s = bson_iter_code(&it, &len);
+      break;
+    default:
+      return {};
   }
   return std::string_view(s, len);
 }
@@ -296,12 +304,15 @@ Value Value::Field(std::string_view name) const {
 
 size_t Value::EncodedSize() const {
   switch (type()) {
-    case BSON_TYPE_EOD: return 0;
+    case BSON_TYPE_EOD:
+      return 0;
     case BSON_TYPE_DOCUMENT:
-    case BSON_TYPE_ARRAY: return document().size();
+    case BSON_TYPE_ARRAY:
+      return document().size();
     case BSON_TYPE_UTF8:
     case BSON_TYPE_SYMBOL:
-    case BSON_TYPE_CODE: return string().size() + 5;
+    case BSON_TYPE_CODE:
+      return string().size() + 5;
     default: {
       if (kind_ == Kind::kInline) return inline_len_;
       bson_iter_t it = iter();
@@ -358,10 +369,14 @@ bool Value::Truthy() const {
     case BSON_TYPE_NULL:
     case BSON_TYPE_UNDEFINED:
       return false;
-    case BSON_TYPE_BOOL: return boolean();
-    case BSON_TYPE_INT32: return int32() != 0;
-    case BSON_TYPE_INT64: return int64() != 0;
-    case BSON_TYPE_DOUBLE: return dbl() != 0;  // NaN is true
+    case BSON_TYPE_BOOL:
+      return boolean();
+    case BSON_TYPE_INT32:
+      return int32() != 0;
+    case BSON_TYPE_INT64:
+      return int64() != 0;
+    case BSON_TYPE_DOUBLE:
+      return dbl() != 0;  // NaN is true
     case BSON_TYPE_DECIMAL128: {
       bson_iter_t it = iter();
       double d = 0;
@@ -463,9 +478,7 @@ void ArrayBuilder::Append(const Value& v) {
   }
 }
 
-void ArrayBuilder::AppendIter(const bson_iter_t* it) {
-  Append(Value::Element(it));
-}
+void ArrayBuilder::AppendIter(const bson_iter_t* it) { Append(Value::Element(it)); }
 
 Result<Value> ArrayBuilder::Finish() {
   bson_append_array_end(&root_, &array_);

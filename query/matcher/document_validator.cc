@@ -11,9 +11,9 @@ namespace cairn::query {
 namespace {
 
 Status BadEnum(std::string_view value, std::string_view command, std::string_view field) {
-  return Status(ErrorCode::kBadValue, "Enumeration value '" + std::string(value) +
-                                          "' for field '" + std::string(command) + "." +
-                                          std::string(field) + "' is not a valid value.");
+  return Status(ErrorCode::kBadValue, "Enumeration value '" + std::string(value) + "' for field '" +
+                                          std::string(command) + "." + std::string(field) +
+                                          "' is not a valid value.");
 }
 
 }  // namespace

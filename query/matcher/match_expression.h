@@ -332,8 +332,7 @@ class BitTestMatchExpression final : public PathMatchExpression {
 class ElemMatchObjectMatchExpression final : public FalliblePathMatchExpression {
  public:
   ElemMatchObjectMatchExpression(std::string_view path, MatchExpressionPtr sub)
-      : FalliblePathMatchExpression(MatchKind::kElemMatchObject, path,
-                                    LeafArrays::kNoTraversal),
+      : FalliblePathMatchExpression(MatchKind::kElemMatchObject, path, LeafArrays::kNoTraversal),
         sub_(std::move(sub)) {}
   bool MatchesSingleElement(const bson_iter_t* value, Status* error) const override;
   bool MatchesSingleElementRecording(const bson_iter_t* value, MatchDetails* details,

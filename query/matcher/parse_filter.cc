@@ -160,8 +160,10 @@ Result<int64_t> ParseIntegerElementToLong(const bson_iter_t* element) {
     return Status(ErrorCode::kFailedToParse, std::string(what) + ElementToString(element));
   };
   switch (bson_iter_type(element)) {
-    case BSON_TYPE_INT32: return static_cast<int64_t>(bson_iter_int32(element));
-    case BSON_TYPE_INT64: return bson_iter_int64(element);
+    case BSON_TYPE_INT32:
+      return static_cast<int64_t>(bson_iter_int32(element));
+    case BSON_TYPE_INT64:
+      return bson_iter_int64(element);
     case BSON_TYPE_DOUBLE: {
       double d = bson_iter_double(element);
       if (std::isnan(d)) return fail("Expected an integer, but found NaN in: ");
@@ -213,9 +215,12 @@ bool TrueValue(const bson_iter_t* element) {
     case BSON_TYPE_NULL:
     case BSON_TYPE_UNDEFINED:
       return false;
-    case BSON_TYPE_BOOL: return bson_iter_bool(element);
-    case BSON_TYPE_INT32: return bson_iter_int32(element) != 0;
-    case BSON_TYPE_INT64: return bson_iter_int64(element) != 0;
+    case BSON_TYPE_BOOL:
+      return bson_iter_bool(element);
+    case BSON_TYPE_INT32:
+      return bson_iter_int32(element) != 0;
+    case BSON_TYPE_INT64:
+      return bson_iter_int64(element) != 0;
     case BSON_TYPE_DOUBLE:
     case BSON_TYPE_DECIMAL128: {
       double d = 0;
@@ -235,9 +240,12 @@ bool IsExpressionDocument(const bson_iter_t* value, bool allow_incomplete_dbref)
   bool has_ref = false, has_id = false, has_db = false;
   do {
     std::string_view key = IterKey(&it);
-    if (key == "$ref") has_ref = true;
-    else if (key == "$id") has_id = true;
-    else if (key == "$db") has_db = true;
+    if (key == "$ref")
+      has_ref = true;
+    else if (key == "$id")
+      has_id = true;
+    else if (key == "$db")
+      has_db = true;
   } while (!(has_ref && has_id) && bson_iter_next(&it));
   bool dbref = allow_incomplete_dbref ? (has_ref || has_id || has_db) : (has_ref && has_id);
   return !dbref;
@@ -247,8 +255,8 @@ bool IsPathlessOperator(std::string_view name) { return FindPathless(name) != nu
 
 bool IsPathOperator(std::string_view name) { return FindPathOperator(name) != nullptr; }
 
-Status ParseOperatorDocument(std::string_view path, BsonView operators,
-                             ListMatchExpression* root, ParseLevel level) {
+Status ParseOperatorDocument(std::string_view path, BsonView operators, ListMatchExpression* root,
+                             ParseLevel level) {
   bson_iter_t it;
   if (!operators.Init(&it)) return Status::OK();
   while (bson_iter_next(&it)) {

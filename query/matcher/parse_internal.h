@@ -30,8 +30,8 @@ enum class ParseLevel { kPredicateTopLevel, kUserDocumentTopLevel, kUserSubDocum
 Result<MatchExpressionPtr> ParseDocument(BsonView filter, ParseLevel level);
 
 // An operator document on `path` ({$gt: 1, $lt: 5}); appends one node per operator to `root`.
-Status ParseOperatorDocument(std::string_view path, BsonView operators,
-                             ListMatchExpression* root, ParseLevel level);
+Status ParseOperatorDocument(std::string_view path, BsonView operators, ListMatchExpression* root,
+                             ParseLevel level);
 
 // MongoDB's isExpressionDocument: a non-empty document whose first field starts with '$' and
 // which is not a DBRef ({$ref, $id}, or with allow_incomplete_dbref any of $ref/$id/$db).

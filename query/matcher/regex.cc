@@ -51,15 +51,24 @@ Result<RegexOptions> Regex::ParseFlags(std::string_view flags, std::string_view 
   RegexOptions options;
   for (char flag : flags) {
     switch (flag) {
-      case 'i': options.caseless = true; break;
-      case 'm': options.multiline = true; break;
-      case 's': options.dotall = true; break;
-      case 'x': options.extended = true; break;
-      case 'u': break;  // accepted and ignored (UTF-8 is always on)
+      case 'i':
+        options.caseless = true;
+        break;
+      case 'm':
+        options.multiline = true;
+        break;
+      case 's':
+        options.dotall = true;
+        break;
+      case 'x':
+        options.extended = true;
+        break;
+      case 'u':
+        break;  // accepted and ignored (UTF-8 is always on)
       default:
-        return Status(ErrorCode::kLocation51108, std::string(op_name) +
-                                                     " invalid flag in regex options: " +
-                                                     std::string(1, flag));
+        return Status(
+            ErrorCode::kLocation51108,
+            std::string(op_name) + " invalid flag in regex options: " + std::string(1, flag));
     }
   }
   return options;
@@ -78,9 +87,8 @@ Result<Regex> Regex::Compile(std::string_view pattern, const RegexOptions& optio
   pcre2_set_max_pattern_length(context, kMaxPatternLength);
   int error_code = 0;
   PCRE2_SIZE error_offset = 0;
-  pcre2_code* compiled =
-      pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(), flags,
-                    &error_code, &error_offset, context);
+  pcre2_code* compiled = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(),
+                                       flags, &error_code, &error_offset, context);
   pcre2_compile_context_free(context);
   if (compiled == nullptr) return Status(ErrorCode::kBadValue, Pcre2Message(error_code));
 
@@ -93,8 +101,8 @@ Result<Regex> Regex::Compile(std::string_view pattern, const RegexOptions& optio
 
 namespace {
 
-int RunMatch(const pcre2_code* code, std::string_view subject, size_t start,
-             pcre2_match_data* data, uint32_t options = 0) {
+int RunMatch(const pcre2_code* code, std::string_view subject, size_t start, pcre2_match_data* data,
+             uint32_t options = 0) {
   auto run = [&](uint32_t extra) {
     return pcre2_match(code, reinterpret_cast<PCRE2_SPTR>(subject.data()), subject.size(), start,
                        options | extra, data, nullptr);
@@ -159,8 +167,8 @@ Result<bool> Regex::Find(std::string_view subject, size_t start, Captures* captu
 
 Status Regex::ExecutionError(std::string_view op_name, const Status& error) {
   return Status(ErrorCode::kLocation51156,
-                "Error occurred while executing the regular expression in " +
-                    std::string(op_name) + ". Result code: " + error.reason());
+                "Error occurred while executing the regular expression in " + std::string(op_name) +
+                    ". Result code: " + error.reason());
 }
 
 uint32_t Regex::capture_count() const { return code_->captures; }

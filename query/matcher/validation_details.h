@@ -15,7 +15,9 @@ namespace cairn::query {
 // An array built element by element ("0", "1", ... supplied), then appended under a key.
 class DetailsArray {
  public:
-  void AppendDocument(const BsonDoc& doc) { bson_append_document(body_.get(), Key(), -1, doc.get()); }
+  void AppendDocument(const BsonDoc& doc) {
+    bson_append_document(body_.get(), Key(), -1, doc.get());
+  }
   void AppendValue(const bson_iter_t* value) { AppendIter(body_.get(), Key(), value); }
   void AppendString(std::string_view s) { AppendUtf8(body_.get(), Key(), s); }
   void AppendInt(int32_t n) { bson_append_int32(body_.get(), Key(), -1, n); }

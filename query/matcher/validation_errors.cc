@@ -19,7 +19,8 @@ namespace cairn::query {
 
 namespace {
 
-// MongoDB reports at most this many considered values (internalQueryMaxDocValidationErrorConsideredValues).
+// MongoDB reports at most this many considered values
+// (internalQueryMaxDocValidationErrorConsideredValues).
 constexpr size_t kMaxConsideredValues = 10;
 
 // One clause of a filter: a logical operator, a $jsonSchema, an $expr, or one operator on a path.
@@ -117,24 +118,48 @@ const LeafRule kLeafRules[] = {
     {"$in", "no matching value found in array", "matching value found in array", {}, true},
     {"$nin", "matching value found in array", "no matching value found in array", {}, true},
     {"$type", "type did not match", "type did match", {}, true},
-    {"$regex", "regular expression did not match", "regular expression did match",
-     {"regex", "string", "symbol"}, true},
-    {"$size", "array length was not equal to given size", "array length was equal to given size",
-     {"array"}, false},
-    {"$elemMatch", "array did not satisfy the child predicate",
-     "array did satisfy the child predicate", {"array"}, false},
-    {"$all", "array did not contain all specified values", "array did contain all specified values",
-     {}, false},
+    {"$regex",
+     "regular expression did not match",
+     "regular expression did match",
+     {"regex", "string", "symbol"},
+     true},
+    {"$size",
+     "array length was not equal to given size",
+     "array length was equal to given size",
+     {"array"},
+     false},
+    {"$elemMatch",
+     "array did not satisfy the child predicate",
+     "array did satisfy the child predicate",
+     {"array"},
+     false},
+    {"$all",
+     "array did not contain all specified values",
+     "array did contain all specified values",
+     {},
+     false},
     {"$mod", "$mod did not evaluate to expected remainder",
      "$mod did evaluate to expected remainder", kNumberTypes, true},
-    {"$bitsAllSet", "bitwise operator failed to match", "bitwise operator matched successfully",
-     {"binData", "decimal", "double", "int", "long"}, true},
-    {"$bitsAllClear", "bitwise operator failed to match", "bitwise operator matched successfully",
-     {"binData", "decimal", "double", "int", "long"}, true},
-    {"$bitsAnySet", "bitwise operator failed to match", "bitwise operator matched successfully",
-     {"binData", "decimal", "double", "int", "long"}, true},
-    {"$bitsAnyClear", "bitwise operator failed to match", "bitwise operator matched successfully",
-     {"binData", "decimal", "double", "int", "long"}, true},
+    {"$bitsAllSet",
+     "bitwise operator failed to match",
+     "bitwise operator matched successfully",
+     {"binData", "decimal", "double", "int", "long"},
+     true},
+    {"$bitsAllClear",
+     "bitwise operator failed to match",
+     "bitwise operator matched successfully",
+     {"binData", "decimal", "double", "int", "long"},
+     true},
+    {"$bitsAnySet",
+     "bitwise operator failed to match",
+     "bitwise operator matched successfully",
+     {"binData", "decimal", "double", "int", "long"},
+     true},
+    {"$bitsAnyClear",
+     "bitwise operator failed to match",
+     "bitwise operator matched successfully",
+     {"binData", "decimal", "double", "int", "long"},
+     true},
 };
 
 const LeafRule* FindLeafRule(std::string_view op) {
@@ -209,13 +234,13 @@ BsonDoc ExplainLeaf(const Clause& clause, BsonView doc, bool inverted) {
     return out;
   }
   if (clause.op == "$alwaysFalse" || clause.op == "$alwaysTrue") {
-    AppendUtf8(out.get(), "reason", inverted ? "expression always evaluates to true"
-                                             : "expression always evaluates to false");
+    AppendUtf8(
+        out.get(), "reason",
+        inverted ? "expression always evaluates to true" : "expression always evaluates to false");
     return out;
   }
   if (clause.op == "$expr") {
-    AppendUtf8(out.get(), "reason",
-               inverted ? "expression did match" : "expression did not match");
+    AppendUtf8(out.get(), "reason", inverted ? "expression did match" : "expression did not match");
     return out;
   }
   const LeafRule* rule = FindLeafRule(clause.op);
@@ -242,9 +267,9 @@ BsonDoc ExplainLeaf(const Clause& clause, BsonView doc, bool inverted) {
     std::vector<std::string> expected(rule->expected_types.begin(), rule->expected_types.end());
     AppendTypes(out.get(), "expectedType", "expectedTypes", expected);
   } else {
-    std::string_view reason = rule == nullptr ? (inverted ? "expression did match"
-                                                          : "expression did not match")
-                                              : (inverted ? rule->inverted : rule->normal);
+    std::string_view reason = rule == nullptr
+                                  ? (inverted ? "expression did match" : "expression did not match")
+                                  : (inverted ? rule->inverted : rule->normal);
     AppendUtf8(out.get(), "reason", reason);
   }
   AppendConsidered(out.get(), values, truncated);

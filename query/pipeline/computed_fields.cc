@@ -51,16 +51,16 @@ Status ApplyToValue(const Node& node, const bson_iter_t* value, Variables* vars,
       char buf[16];
       const char* element_key;
       size_t len = bson_uint32_to_string(index++, &element_key, buf, sizeof buf);
-      CAIRN_RETURN_IF_ERROR(ApplyToValue(node, &element, vars, &array,
-                                         std::string_view(element_key, len)));
+      CAIRN_RETURN_IF_ERROR(
+          ApplyToValue(node, &element, vars, &array, std::string_view(element_key, len)));
     }
     bson_append_array_end(out, &array);
     return Status::OK();
   }
   bson_t child;
   bson_append_document_begin(out, key.data(), key_len, &child);
-  BsonView doc = value != nullptr && BSON_ITER_HOLDS_DOCUMENT(value) ? IterDocument(value)
-                                                                     : BsonView();
+  BsonView doc =
+      value != nullptr && BSON_ITER_HOLDS_DOCUMENT(value) ? IterDocument(value) : BsonView();
   Status status = ApplyToDocument(node, doc, vars, &child);
   bson_append_document_end(out, &child);
   return status;
@@ -118,8 +118,8 @@ Status ParseSpec(BsonView spec, const std::string& prefix, ParseContext& ctx,
   bson_iter_t it;
   spec.Init(&it);
   while (bson_iter_next(&it)) {
-    std::string path = prefix.empty() ? std::string(IterKey(&it))
-                                      : prefix + "." + std::string(IterKey(&it));
+    std::string path =
+        prefix.empty() ? std::string(IterKey(&it)) : prefix + "." + std::string(IterKey(&it));
     CAIRN_RETURN_IF_ERROR(SplitFieldPath(path).status());
     if (BSON_ITER_HOLDS_DOCUMENT(&it)) {
       BsonView sub = IterDocument(&it);

@@ -12,9 +12,9 @@
 namespace cairn::query {
 
 struct LookupStats {
-  std::string strategy;      // "IndexedLoopJoin", "HashJoin", "NestedLoopJoin", "SubPipeline"
-  std::string index_name;    // IndexedLoopJoin: the foreign index probed
-  int64_t foreign_reads = 0;          // foreign queries run (point lookups, scans, hash build)
+  std::string strategy;       // "IndexedLoopJoin", "HashJoin", "NestedLoopJoin", "SubPipeline"
+  std::string index_name;     // IndexedLoopJoin: the foreign index probed
+  int64_t foreign_reads = 0;  // foreign queries run (point lookups, scans, hash build)
   int64_t foreign_docs_examined = 0;  // foreign documents read
   int64_t foreign_keys_examined = 0;  // foreign index keys read
   int64_t n_returned = 0;             // documents the stage produced

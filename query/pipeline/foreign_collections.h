@@ -23,8 +23,8 @@ class ForeignCollections {
 
   // A stream over the documents of `collection` (in the command's database) matching `filter`
   // (nullptr: all), in natural order. A collection that does not exist is empty.
-  virtual Result<std::unique_ptr<DocumentSource>> Open(
-      std::string_view collection, std::shared_ptr<const Matcher> filter) = 0;
+  virtual Result<std::unique_ptr<DocumentSource>> Open(std::string_view collection,
+                                                       std::shared_ptr<const Matcher> filter) = 0;
 
   // Whether `collection` has an index whose first key field is `field`, neither partial nor
   // sparse: then an equality lookup on `field` is an index probe (IndexedLoopJoin).

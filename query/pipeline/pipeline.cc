@@ -90,8 +90,7 @@ Result<Pipeline> Pipeline::Parse(BsonView pipeline_array, const PipelineOptions&
     // Checked as stages are parsed, so a huge pipeline is refused before it is all parsed.
     if (stages.size() == kMaxPipelineLength) {
       return Status(ErrorCode::kFailedToParse, "Pipeline length must be no longer than " +
-                                                   std::to_string(kMaxPipelineLength) +
-                                                   " stages");
+                                                   std::to_string(kMaxPipelineLength) + " stages");
     }
     CAIRN_ASSIGN_OR_RETURN(StagePtr stage, ParseStage(IterDocument(&it), options));
     stages.push_back(std::move(stage));

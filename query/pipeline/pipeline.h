@@ -21,10 +21,10 @@
 
 namespace cairn::query {
 
-class Stage;  // query/pipeline/stage.h
+class Stage;               // query/pipeline/stage.h
 class ForeignCollections;  // query/pipeline/foreign_collections.h
-class OutputTargets;  // query/pipeline/output_target.h
-struct PipelineStats;  // query/pipeline/explain_stats.h
+class OutputTargets;       // query/pipeline/output_target.h
+struct PipelineStats;      // query/pipeline/explain_stats.h
 
 // Per-pipeline settings.
 struct PipelineOptions {

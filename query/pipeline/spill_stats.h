@@ -24,7 +24,7 @@ class SpillStatsSlot {
 
  private:
   std::shared_ptr<PipelineStats> stats_;  // keeps slot_ alive
-  SpillStats* slot_ = nullptr;           // a deque element: its address is stable
+  SpillStats* slot_ = nullptr;            // a deque element: its address is stable
 };
 
 }  // namespace cairn::query

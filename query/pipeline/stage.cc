@@ -38,9 +38,15 @@ std::string RenderElement(const bson_iter_t* it) {
   std::string out(IterKey(it));
   out += ": ";
   switch (bson_iter_type(it)) {
-    case BSON_TYPE_DOUBLE: out += DoubleNice(bson_iter_double(it)); break;
-    case BSON_TYPE_DECIMAL128: out += DecimalString(it); break;
-    default: out += ValueToShellString(it); break;
+    case BSON_TYPE_DOUBLE:
+      out += DoubleNice(bson_iter_double(it));
+      break;
+    case BSON_TYPE_DECIMAL128:
+      out += DecimalString(it);
+      break;
+    default:
+      out += ValueToShellString(it);
+      break;
   }
   return out;
 }
@@ -51,13 +57,18 @@ Result<int64_t> ParseNonNegativeInteger(const bson_iter_t* spec) {
   };
   int64_t number = 0;
   switch (bson_iter_type(spec)) {
-    case BSON_TYPE_INT32: number = bson_iter_int32(spec); break;
-    case BSON_TYPE_INT64: number = bson_iter_int64(spec); break;
+    case BSON_TYPE_INT32:
+      number = bson_iter_int32(spec);
+      break;
+    case BSON_TYPE_INT64:
+      number = bson_iter_int64(spec);
+      break;
     case BSON_TYPE_DOUBLE: {
       double d = bson_iter_double(spec);
       if (std::isnan(d)) return fail("Expected an integer, but found NaN in: ");
       // 2^63 is the first double past int64's range.
-      if (d >= 9223372036854775808.0 || d < static_cast<double>(std::numeric_limits<int64_t>::min())) {
+      if (d >= 9223372036854775808.0 ||
+          d < static_cast<double>(std::numeric_limits<int64_t>::min())) {
         return fail("Cannot represent as a 64-bit integer: ");
       }
       if (d != static_cast<double>(static_cast<int64_t>(d))) return fail("Expected an integer: ");
@@ -77,7 +88,8 @@ Result<int64_t> ParseNonNegativeInteger(const bson_iter_t* spec) {
       number = static_cast<int64_t>(value);
       break;
     }
-    default: return fail("Expected a number in: ");
+    default:
+      return fail("Expected a number in: ");
   }
   if (number < 0) return fail("Expected a non-negative number in: ");
   return number;

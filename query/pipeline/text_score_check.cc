@@ -27,8 +27,8 @@ bool ReadsTextScore(const bson_iter_t* value) {
 
 // Stages whose output documents are new: they do not carry their inputs' scores.
 bool MakesNewDocuments(std::string_view stage) {
-  return stage == "$group" || stage == "$bucket" || stage == "$bucketAuto" ||
-         stage == "$facet" || stage == "$count" || stage == "$sortByCount";
+  return stage == "$group" || stage == "$bucket" || stage == "$bucketAuto" || stage == "$facet" ||
+         stage == "$count" || stage == "$sortByCount";
 }
 
 }  // namespace

@@ -15,7 +15,7 @@ namespace cairn::query {
 
 class OwnedValue {
  public:
-  OwnedValue() = default;  // missing
+  OwnedValue() = default;                         // missing
   explicit OwnedValue(const bson_iter_t* value);  // copies
 
   bool missing() const { return bytes_.empty(); }

@@ -30,7 +30,7 @@ namespace cairn::query {
 // the projection's type and the operators that act on the whole document.
 struct Projection::Node {
   bool leaf = false;
-  bool include = false;   // leaf only
+  bool include = false;    // leaf only
   bool inclusion = false;  // root only: inclusion (true) or exclusion (false) projection
   std::map<std::string, std::unique_ptr<Node>, std::less<>> children;
 
@@ -240,16 +240,21 @@ bool IsInclusionOrExclusionType(bson_type_t type) {
 // The BSON truth value of a bool or number (nonzero / true; NaN is true).
 bool TrueValue(const bson_iter_t* it) {
   switch (bson_iter_type(it)) {
-    case BSON_TYPE_BOOL: return bson_iter_bool(it);
-    case BSON_TYPE_INT32: return bson_iter_int32(it) != 0;
-    case BSON_TYPE_INT64: return bson_iter_int64(it) != 0;
-    case BSON_TYPE_DOUBLE: return bson_iter_double(it) != 0.0;  // NaN != 0 → true
+    case BSON_TYPE_BOOL:
+      return bson_iter_bool(it);
+    case BSON_TYPE_INT32:
+      return bson_iter_int32(it) != 0;
+    case BSON_TYPE_INT64:
+      return bson_iter_int64(it) != 0;
+    case BSON_TYPE_DOUBLE:
+      return bson_iter_double(it) != 0.0;  // NaN != 0 → true
     case BSON_TYPE_DECIMAL128: {
       double d = 0;
       IterAsDouble(it, &d);
       return d != 0.0;
     }
-    default: return true;
+    default:
+      return true;
   }
 }
 
@@ -273,11 +278,13 @@ Status ParseFindSlice(const bson_iter_t* operand, Node* leaf) {
     return Status::OK();
   }
   if (!BSON_ITER_HOLDS_ARRAY(operand)) {
-    return Status(ErrorCode::kLocation31273, "$slice only supports numbers and [skip, limit] arrays");
+    return Status(ErrorCode::kLocation31273,
+                  "$slice only supports numbers and [skip, limit] arrays");
   }
   BsonView array = IterDocument(operand);
   if (array.CountKeys() != 2) {
-    return Status(ErrorCode::kLocation31272, "$slice array argument should be of form [skip, limit]");
+    return Status(ErrorCode::kLocation31272,
+                  "$slice array argument should be of form [skip, limit]");
   }
   bson_iter_t skip, limit;
   array.Init(&skip);
@@ -374,8 +381,8 @@ Status AddComputed(ProjectionParse* ctx, Node* parent, const std::string& parent
 
 // {name: {$op: ...}} where $op names an expression (attemptToParseGenericExpression): a computed
 // field, which makes the projection an inclusion (31252 after an exclusion).
-Status ParseExpressionField(ProjectionParse* ctx, std::string_view name, BsonView sub,
-                            Node* parent, const std::string& parent_path) {
+Status ParseExpressionField(ProjectionParse* ctx, std::string_view name, BsonView sub, Node* parent,
+                            const std::string& parent_path) {
   bson_iter_t first;
   sub.Init(&first);
   bson_iter_next(&first);
@@ -408,9 +415,8 @@ Status ParseExpressionField(ProjectionParse* ctx, std::string_view name, BsonVie
 // but fails when its constants are evaluated (28724 for a literal first argument that is not an
 // array) fails later in MongoDB, at optimize(), without that context: Cairn folds constants
 // while parsing, so the expression is first parsed without folding to tell the two apart.
-Status ParseSliceExpression(ProjectionParse* ctx, std::string_view name, BsonView sub,
-                            Node* parent, const std::string& parent_path,
-                            const Status& find_error) {
+Status ParseSliceExpression(ProjectionParse* ctx, std::string_view name, BsonView sub, Node* parent,
+                            const std::string& parent_path, const Status& find_error) {
   ctx->expressions->fold_constants = false;
   Result<ExpressionPtr> unfolded = ParseObjectExpression(sub, *ctx->expressions);
   ctx->expressions->fold_constants = true;
@@ -424,8 +430,7 @@ Status ParseSliceExpression(ProjectionParse* ctx, std::string_view name, BsonVie
   }
   if (status.ok()) return status;
   return status.WithContext("Invalid $slice syntax. The given syntax " + ToShellString(sub) +
-                            " did not match the find() syntax because :: " +
-                            find_error.ToString() +
+                            " did not match the find() syntax because :: " + find_error.ToString() +
                             " :: The given syntax did not match the expression $slice syntax.");
 }
 
@@ -497,8 +502,7 @@ Status ParseSubObject(ProjectionParse* ctx, std::string_view name, BsonView sub,
           ParseFindOperator(ctx, name, sub, parent, at_root, parent_path, &handled));
       if (handled) return Status::OK();
     } else if (op == "$elemMatch") {
-      return Status(ErrorCode::kInvalidPipelineOperator,
-                    "Cannot use $elemMatch in this context");
+      return Status(ErrorCode::kInvalidPipelineOperator, "Cannot use $elemMatch in this context");
     }
     if (IsKnownExpressionOperator(op)) {
       return ParseExpressionField(ctx, name, sub, parent, parent_path);
@@ -528,9 +532,9 @@ Status ParsePositional(ProjectionParse* ctx, std::string_view name, Node* parent
   if (ctx->has_elem_match) {
     return Status(ErrorCode::kLocation31256, "Cannot specify positional operator and $elemMatch.");
   }
-  std::string_view match_field = parent_path.empty()
-                                     ? name.substr(0, name.find('.'))
-                                     : std::string_view(parent_path).substr(0, parent_path.find('.'));
+  std::string_view match_field =
+      parent_path.empty() ? name.substr(0, name.find('.'))
+                          : std::string_view(parent_path).substr(0, parent_path.find('.'));
   if (ctx->query == nullptr) {
     return Status(ErrorCode::kLocation51050,
                   "Projections with a positional operator require a matcher");
@@ -550,7 +554,8 @@ Status ParsePositional(ProjectionParse* ctx, std::string_view name, Node* parent
   std::string_view path = name.substr(0, positional.first);
   CAIRN_RETURN_IF_ERROR(ValidateFieldPath(path));
   CAIRN_RETURN_IF_ERROR(AddLeaf(parent, path, true));
-  std::string full = parent_path.empty() ? std::string(path) : parent_path + "." + std::string(path);
+  std::string full =
+      parent_path.empty() ? std::string(path) : parent_path + "." + std::string(path);
   ctx->root->positional_path = SplitDottedPath(full);
   ctx->root->query = ctx->query;
   ctx->has_positional = true;
@@ -610,8 +615,9 @@ Status ParseElement(ProjectionParse* ctx, const bson_iter_t* elem, Node* parent,
       ctx->id_included_entirely = true;
     } else {
       if (ctx->type == Type::kExclusion) {
-        return Status(ErrorCode::kLocation31253, "Cannot do inclusion on field " +
-                                                     std::string(name) + " in exclusion projection");
+        return Status(
+            ErrorCode::kLocation31253,
+            "Cannot do inclusion on field " + std::string(name) + " in exclusion projection");
       }
       ctx->type = Type::kInclusion;
     }
@@ -622,8 +628,9 @@ Status ParseElement(ProjectionParse* ctx, const bson_iter_t* elem, Node* parent,
       ctx->id_excluded_entirely = true;
     } else {
       if (ctx->type == Type::kInclusion) {
-        return Status(ErrorCode::kLocation31254, "Cannot do exclusion on field " +
-                                                     std::string(name) + " in inclusion projection");
+        return Status(
+            ErrorCode::kLocation31254,
+            "Cannot do exclusion on field " + std::string(name) + " in inclusion projection");
       }
       ctx->type = Type::kExclusion;
     }
@@ -680,8 +687,7 @@ void AppendSlice(bson_t* out, std::string_view key, const bson_iter_t* array, co
 // replace the scalars an inclusion kept for them as placeholders).
 enum class Unlisted { kDrop, kKeep };
 
-void ProjectArray(const Node& node, BsonView array, bson_t* out, Unlisted unlisted,
-                  bool slice_ok);
+void ProjectArray(const Node& node, BsonView array, bson_t* out, Unlisted unlisted, bool slice_ok);
 
 void ProjectDocument(const Node& node, BsonView doc, bson_t* out, Unlisted unlisted,
                      bool slice_ok) {
@@ -719,8 +725,7 @@ void ProjectDocument(const Node& node, BsonView doc, bson_t* out, Unlisted unlis
 // Projects each element of an array: documents are projected, nested arrays recursed into
 // (find() recurses nested arrays), scalars kept or dropped as unlisted fields are. Indexes are
 // renumbered over the elements kept.
-void ProjectArray(const Node& node, BsonView array, bson_t* out, Unlisted unlisted,
-                  bool slice_ok) {
+void ProjectArray(const Node& node, BsonView array, bson_t* out, Unlisted unlisted, bool slice_ok) {
   bson_iter_t it;
   if (!array.Init(&it)) return;
   uint32_t index = 0;
@@ -926,7 +931,8 @@ Status Projection::Apply(BsonView doc, bson_t* out) const {
       return CheckOutputDocument(BsonView(out));
     }
     BsonDoc with_computed;
-    CAIRN_RETURN_IF_ERROR(root.computed_fields->Apply(projected.view(), &vars, with_computed.get()));
+    CAIRN_RETURN_IF_ERROR(
+        root.computed_fields->Apply(projected.view(), &vars, with_computed.get()));
     CAIRN_RETURN_IF_ERROR(CheckOutputDocument(with_computed.view()));
     return ApplyPositional(root, doc, with_computed.view(), out);
   }

@@ -137,20 +137,18 @@ Status ExternalSorter::Add(BsonView key, std::string_view value) {
 }
 
 void ExternalSorter::SortInMemory() {
-  std::stable_sort(records_.begin(), records_.end(), [this](uint64_t a, uint64_t b) {
-    return compare_(KeyAt(a), KeyAt(b)) < 0;
-  });
+  std::stable_sort(records_.begin(), records_.end(),
+                   [this](uint64_t a, uint64_t b) { return compare_(KeyAt(a), KeyAt(b)) < 0; });
 }
 
 Status ExternalSorter::OpenFile() {
   static std::atomic<uint64_t> counter{0};
-  std::string dir = options_.spill_dir.empty()
-                        ? std::filesystem::temp_directory_path().string()
-                        : options_.spill_dir;
+  std::string dir = options_.spill_dir.empty() ? std::filesystem::temp_directory_path().string()
+                                               : options_.spill_dir;
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  path_ = dir + "/extsort-" + std::to_string(getpid()) + "-g" +
-          std::to_string(counter.fetch_add(1));
+  path_ =
+      dir + "/extsort-" + std::to_string(getpid()) + "-g" + std::to_string(counter.fetch_add(1));
   fd_ = open(path_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd_ < 0) {
     Status error = IoError("create", path_);

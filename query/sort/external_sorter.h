@@ -95,7 +95,7 @@ class ExternalSorter {
   uint64_t file_size_ = 0;
   std::vector<Run> runs_;
   std::vector<RunReader> readers_;
-  std::vector<size_t> heap_;      // reader indexes, smallest current key on top
+  std::vector<size_t> heap_;       // reader indexes, smallest current key on top
   size_t last_reader_ = SIZE_MAX;  // the reader the current record came from
   BsonView current_key_;
   std::string_view current_value_;

@@ -46,9 +46,18 @@ Status ValidateFieldPath(std::string_view path) {
 // {$meta: ...} values: MongoDB's names; sorting by them (but textScore) needs metadata Cairn
 // does not have yet.
 constexpr std::string_view kMetaNames[] = {
-    "textScore",   "randVal",     "searchScore",        "searchHighlights", "geoNearDistance",
-    "geoNearPoint", "recordId",   "indexKey",           "sortKey",          "searchScoreDetails",
-    "searchSequenceToken", "vectorSearchScore",
+    "textScore",
+    "randVal",
+    "searchScore",
+    "searchHighlights",
+    "geoNearDistance",
+    "geoNearPoint",
+    "recordId",
+    "indexKey",
+    "sortKey",
+    "searchScoreDetails",
+    "searchSequenceToken",
+    "vectorSearchScore",
 };
 
 // Checks a {$meta: ...} sort value; *text_score true for {$meta: "textScore"}.

@@ -130,9 +130,9 @@ Result<ArrayFilterMap> ParseArrayFilters(BsonView filters,
                     "Cannot use an expression without a top-level field name in arrayFilters");
     }
     if (out.count(*identifier) != 0) {
-      return Status(ErrorCode::kFailedToParse,
-                    "Found multiple array filters with the same top-level field name " +
-                        *identifier);
+      return Status(
+          ErrorCode::kFailedToParse,
+          "Found multiple array filters with the same top-level field name " + *identifier);
     }
     out.emplace(std::move(*identifier), std::move(matcher).value());
   }

@@ -20,8 +20,8 @@ using update_internal::ApplyContext;
 using update_internal::ArrayFilterMap;
 using update_internal::ElementRef;
 using update_internal::IsArrayFilterIdentifier;
-using update_internal::LeafSite;
 using update_internal::JoinPath;
+using update_internal::LeafSite;
 using update_internal::Modifier;
 using update_internal::ModifierArg;
 using update_internal::ModifierFactory;
@@ -247,8 +247,8 @@ Status CreatePathAt(ApplyContext& ctx, Node* element, const Cursor& cur, Node va
     if (!ParseArrayIndex(first, &index)) return not_viable();
     element->Expand();
     if (index > element->kids.size() && index - element->kids.size() > kMaxPaddingAllowed) {
-      return Status(ErrorCode::kBadValue, "can't backfill more than " +
-                                              std::to_string(kMaxPaddingAllowed) + " elements");
+      return Status(ErrorCode::kBadValue,
+                    "can't backfill more than " + std::to_string(kMaxPaddingAllowed) + " elements");
     }
     while (element->kids.size() < index) element->kids.emplace_back(std::string(), ctx.Null());
     element->kids.emplace_back(std::string(), BuildNested(cur.create, 1, std::move(value)));
@@ -285,8 +285,8 @@ Status ApplyLeafToExisting(ApplyContext& ctx, const Modifier& mod, ElementRef re
   return Status::OK();
 }
 
-Status ApplyLeafToMissing(ApplyContext& ctx, const Modifier& mod, Node* element,
-                          const Cursor& cur, bool* changed) {
+Status ApplyLeafToMissing(ApplyContext& ctx, const Modifier& mod, Node* element, const Cursor& cur,
+                          bool* changed) {
   if (!mod.Applies(ctx)) return Status::OK();
   if (mod.HandlesSite()) {
     return mod.ApplyAtSite(ctx, LeafSite{element, std::nullopt, &cur.taken, &cur.create}, changed);
@@ -324,9 +324,9 @@ Status update_internal::SetAtSite(ApplyContext& ctx, const LeafSite& site, Node 
   CAIRN_RETURN_IF_ERROR(CreatePathAt(ctx, site.element, cur, std::move(value)));
   if (taken.empty() && cur.create.front()[0] == '$') return DollarPrefixedField(cur.create.front());
   if (!taken.empty() && taken.front() == "_id") {
-    return Status(ErrorCode::kImmutableField,
-                  "Updating the path '" + JoinPath(taken) + "' to " + taken.back() + ": " +
-                      ctx.Shell(*site.element) + " would modify the immutable field '_id'");
+    return Status(ErrorCode::kImmutableField, "Updating the path '" + JoinPath(taken) + "' to " +
+                                                  taken.back() + ": " + ctx.Shell(*site.element) +
+                                                  " would modify the immutable field '_id'");
   }
   *changed = true;
   return Status::OK();
@@ -390,15 +390,14 @@ Status ApplyInternalNode(ApplyContext& ctx, const PathNode& node, Node* element,
 
 // Applies `child`, the node for component `name` below `element` (MongoDB's applyChild): on the
 // existing element of that name, else with `name` added to the path still to create.
-Status ApplyChild(ApplyContext& ctx, const PathNode& child, const std::string& name,
-                  Node* element, const Cursor& cur, bool* changed) {
+Status ApplyChild(ApplyContext& ctx, const PathNode& child, const std::string& name, Node* element,
+                  const Cursor& cur, bool* changed) {
   Cursor child_cur = cur;
   size_t index;
   if (cur.create.empty() && element->ChildIndex(name, &index)) {
     child_cur.taken.push_back(name);
     if (child.leaf != nullptr) {
-      return ApplyLeafToExisting(ctx, *child.leaf, ElementRef{element, index}, child_cur,
-                                 changed);
+      return ApplyLeafToExisting(ctx, *child.leaf, ElementRef{element, index}, child_cur, changed);
     }
     return ApplyInternalNode(ctx, child, &element->kids[index].second, std::move(child_cur),
                              changed);
@@ -472,8 +471,8 @@ Status ApplyArrayNode(ApplyContext& ctx, const PathNode& node, Node* element, co
   }
   if (!element->IsArray()) {
     std::string name = cur.taken.empty() ? std::string() : cur.taken.back();
-    return Status(ErrorCode::kBadValue, "Cannot apply array updates to non-array element " +
-                                            name + ": " + ctx.Shell(*element));
+    return Status(ErrorCode::kBadValue, "Cannot apply array updates to non-array element " + name +
+                                            ": " + ctx.Shell(*element));
   }
   element->Expand();
   std::vector<std::pair<size_t, const PathNode*>> matching;  // by element index, then child
@@ -486,9 +485,8 @@ Status ApplyArrayNode(ApplyContext& ctx, const PathNode& node, Node* element, co
           value = ctx.IterOf(element->kids[i].second);
           iterated = true;
         }
-        CAIRN_ASSIGN_OR_RETURN(
-            bool accepted,
-            update_internal::ArrayFilterMatches(*child->array_filter, identifier, &value));
+        CAIRN_ASSIGN_OR_RETURN(bool accepted, update_internal::ArrayFilterMatches(
+                                                  *child->array_filter, identifier, &value));
         if (!accepted) continue;
       }
       matching.emplace_back(i, child.get());
@@ -542,9 +540,9 @@ Status ValidateIdForStorage(const bson_iter_t* id) {
 
 Status CheckResultSize(const bson_t* out) {
   if (out->len > static_cast<uint32_t>(kMaxBsonObjectSize)) {
-    return Status(ErrorCode::kBSONObjectTooLarge,
-                  "Resulting document after update is larger than " +
-                      std::to_string(kMaxBsonObjectSize));
+    return Status(
+        ErrorCode::kBSONObjectTooLarge,
+        "Resulting document after update is larger than " + std::to_string(kMaxBsonObjectSize));
   }
   return Status::OK();
 }
@@ -564,8 +562,8 @@ Status ParseRename(Update::Plan* plan, std::string_view from,
                     "The source field for $rename may not be dynamic: " + std::string(from));
     }
   }
-  CAIRN_RETURN_IF_ERROR(MergeLeaf(plan, from, from_parts,
-                                  update_internal::MakeRenameSourcePlaceholder(), used));
+  CAIRN_RETURN_IF_ERROR(
+      MergeLeaf(plan, from, from_parts, update_internal::MakeRenameSourcePlaceholder(), used));
   if (!BSON_ITER_HOLDS_UTF8(&field)) {
     return Status(ErrorCode::kBadValue, "The 'to' field for $rename must be a string: " +
                                             update_internal::ElementToString(from, &field));

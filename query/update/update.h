@@ -63,7 +63,7 @@ class Update {
   bool uses_positional() const;
 
   struct ApplyOptions {
-    bool is_upsert_insert = false;  // the document is being created by an upsert ($setOnInsert)
+    bool is_upsert_insert = false;      // the document is being created by an upsert ($setOnInsert)
     std::string_view positional_match;  // the array index "$" stands for; empty: none
   };
 

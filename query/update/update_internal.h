@@ -31,8 +31,8 @@ namespace cairn::query::update_internal {
 struct Node {
   bson_type_t type = BSON_TYPE_EOD;
   bool expanded = false;
-  BsonElement raw;                                // valid when !expanded (not a bson_iter_t:
-                                                  // see common/bson_element.h)
+  BsonElement raw;                                 // valid when !expanded (not a bson_iter_t:
+                                                   // see common/bson_element.h)
   std::vector<std::pair<std::string, Node>> kids;  // when expanded (names unused for arrays)
 
   // User-provided: clang (the fuzz and sanitizer builds) with libstdc++ 12 otherwise checks
@@ -204,7 +204,7 @@ Result<ArrayFilterMap> ParseArrayFilters(BsonView filters,
 // Whether the array element `element` satisfies the filter of `identifier` (an error only if a
 // filter could hold $expr, which ParseArrayFilters refuses).
 Result<bool> ArrayFilterMatches(const Matcher& filter, std::string_view identifier,
-                        const bson_iter_t* element);
+                                const bson_iter_t* element);
 
 // Shared helpers for modifiers.
 // True when a and b have the same type and identical value bytes (MongoDB's binaryEqualValues).

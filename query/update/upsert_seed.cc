@@ -124,9 +124,9 @@ Result<BsonDoc> Update::SeedFromFilter(BsonView filter) {
         return Status(ErrorCode::kNotSingleValueField,
                       "cannot infer query fields to set, path '" + path + "' is matched twice");
       }
-      return Status(ErrorCode::kNotSingleValueField, "cannot infer query fields to set, both paths '" +
-                                                         path + "' and '" + earlier +
-                                                         "' are matched");
+      return Status(ErrorCode::kNotSingleValueField,
+                    "cannot infer query fields to set, both paths '" + path + "' and '" + earlier +
+                        "' are matched");
     }
   }
 

@@ -67,9 +67,9 @@ std::string ServerHostAndPort(const ServerState& state) {
 }
 
 Result<std::optional<LeadingStageSource>> TakeLeadingCurrentOp(ServerState& state,
-                                                              std::string_view db,
-                                                              bool collectionless,
-                                                              BsonView pipeline) {
+                                                               std::string_view db,
+                                                               bool collectionless,
+                                                               BsonView pipeline) {
   bson_iter_t stages, spec;
   if (!FindLeadingStage(pipeline, "$currentOp", &stages, &spec)) {
     // Elsewhere in the pipeline: its own checks, then the position rule.

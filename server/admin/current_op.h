@@ -21,9 +21,9 @@ class ServerState;
 // 14; not on admin with {aggregate: 1} InvalidNamespace 73; another option not bool or an
 // unknown option FailedToParse 9; $currentOp anywhere but first 40602.
 Result<std::optional<LeadingStageSource>> TakeLeadingCurrentOp(ServerState& state,
-                                                              std::string_view db,
-                                                              bool collectionless,
-                                                              BsonView pipeline);
+                                                               std::string_view db,
+                                                               bool collectionless,
+                                                               BsonView pipeline);
 
 // The "host" field of server reports: "<hostname>:<port>".
 std::string ServerHostAndPort(const ServerState& state);

@@ -60,9 +60,8 @@ void AppendConnection(const OpEntry& entry, const std::string& host, bson_t* out
   AppendUtf8(out, "client", entry.client);
   if (entry.has_metadata) {
     bson_iter_t name, app;
-    if (entry.client_metadata.view().Find("application", &app) &&
-        BSON_ITER_HOLDS_DOCUMENT(&app) && IterDocument(&app).Find("name", &name) &&
-        BSON_ITER_HOLDS_UTF8(&name)) {
+    if (entry.client_metadata.view().Find("application", &app) && BSON_ITER_HOLDS_DOCUMENT(&app) &&
+        IterDocument(&app).Find("name", &name) && BSON_ITER_HOLDS_UTF8(&name)) {
       AppendUtf8(out, "appName", IterUtf8(&name));
     }
     bson_t metadata = entry.client_metadata.view().AsBson();
@@ -86,9 +85,8 @@ std::shared_ptr<OpEntry> OpRegistry::Register(const ConnectionInfo& connection) 
 
 std::vector<BsonDoc> OpRegistry::Report(const ReportOptions& options) {
   std::vector<std::shared_ptr<OpEntry>> live = Live();
-  std::sort(live.begin(), live.end(), [](const auto& a, const auto& b) {
-    return a->connection_id < b->connection_id;
-  });
+  std::sort(live.begin(), live.end(),
+            [](const auto& a, const auto& b) { return a->connection_id < b->connection_id; });
   const auto now = std::chrono::steady_clock::now();
   const auto now_wall = std::chrono::system_clock::now();
   std::vector<BsonDoc> out;

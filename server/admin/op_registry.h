@@ -26,7 +26,7 @@ struct OpEntry {
   int64_t connection_id = 0;
   std::string client;  // "127.0.0.1:54321"
   std::mutex mu;
-  BsonDoc client_metadata;  // GUARDED_BY(mu): the hello's "client" document, {} before it
+  BsonDoc client_metadata;    // GUARDED_BY(mu): the hello's "client" document, {} before it
   bool has_metadata = false;  // GUARDED_BY(mu)
   bool active = false;        // GUARDED_BY(mu)
   int64_t opid = 0;           // GUARDED_BY(mu)

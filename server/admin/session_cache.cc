@@ -84,10 +84,9 @@ std::vector<BsonDoc> SessionCache::List() {
     bson_append_binary(&key, "id", 2, BSON_SUBTYPE_UUID, id.data(), 16);
     bson_append_binary(&key, "uid", 3, BSON_SUBTYPE_BINARY, kUnauthenticatedUid, 32);
     bson_append_document_end(doc.get(), &key);
-    BSON_APPEND_DATE_TIME(doc.get(), "lastUse",
-                          std::chrono::duration_cast<std::chrono::milliseconds>(
-                              last_use.time_since_epoch())
-                              .count());
+    BSON_APPEND_DATE_TIME(
+        doc.get(), "lastUse",
+        std::chrono::duration_cast<std::chrono::milliseconds>(last_use.time_since_epoch()).count());
     out.push_back(std::move(doc));
   }
   return out;
@@ -131,9 +130,8 @@ Result<std::optional<LocalSessionsSource>> TakeLeadingListLocalSessions(SessionC
     } else if (name == "$_internalPredicate") {
       continue;
     } else {
-      return Status(ErrorCode::kLocation40415,
-                    "BSON field '$listLocalSessions." + std::string(name) +
-                        "' is an unknown field.");
+      return Status(ErrorCode::kLocation40415, "BSON field '$listLocalSessions." +
+                                                   std::string(name) + "' is an unknown field.");
     }
   }
   // Without authentication every session belongs to the one (absent) user, so each form lists

@@ -65,8 +65,8 @@ Status ConvertToCapped(WriteContext& state, std::string_view ns, const CappedLim
   // Held through the rename: no write to the source is lost between copy and replacement.
   std::lock_guard<std::mutex> lock(state.CollectionLock(source->prefix));
   const size_t dot = ns.find('.');
-  std::string temp = std::string(ns.substr(0, dot)) + ".tmp.convertToCapped." +
-                     std::string(ns.substr(dot + 1));
+  std::string temp =
+      std::string(ns.substr(0, dot)) + ".tmp.convertToCapped." + std::string(ns.substr(dot + 1));
   if (catalog.Find(temp)) CAIRN_RETURN_IF_ERROR(catalog.DropCollection(temp));
   Status copied = CopyLocked(state, source, temp, limits);
   if (!copied.ok()) {

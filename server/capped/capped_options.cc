@@ -30,8 +30,9 @@ bool Given(BsonView command, const char* field, bson_iter_t* it) {
 
 Status CheckSizeRange(int64_t size) {
   if (size < 1) {
-    return Status(ErrorCode::kLocation51024,
-                  "BSON field 'size' value must be >= 1, actual value '" + std::to_string(size) + "'");
+    return Status(
+        ErrorCode::kLocation51024,
+        "BSON field 'size' value must be >= 1, actual value '" + std::to_string(size) + "'");
   }
   if (size > kMaxCappedBytes) return Status(ErrorCode::kBadValue, "size cannot exceed 1 PB");
   return Status::OK();
@@ -78,16 +79,16 @@ Result<std::optional<CappedLimits>> ParseCreateCappedOptions(BsonView command) {
 
 Result<int64_t> ParseCappedSize(const bson_iter_t* size, std::string_view command_name) {
   if (!IterIsNumber(size)) {
-    return Status(ErrorCode::kTypeMismatch,
-                  "BSON field '" + std::string(command_name) + ".size' is the wrong type '" +
-                      std::string(BsonTypeName(bson_iter_type(size))) + "', expected type 'double'");
+    return Status(ErrorCode::kTypeMismatch, "BSON field '" + std::string(command_name) +
+                                                ".size' is the wrong type '" +
+                                                std::string(BsonTypeName(bson_iter_type(size))) +
+                                                "', expected type 'double'");
   }
   double value = 0;
   IterAsDouble(size, &value);
   if (!(value > 0)) {
-    return Status(ErrorCode::kLocation51024,
-                  "BSON field 'size' value must be > 0, actual value '" +
-                      std::to_string(SafeInt64(size)) + "'");
+    return Status(ErrorCode::kLocation51024, "BSON field 'size' value must be > 0, actual value '" +
+                                                 std::to_string(SafeInt64(size)) + "'");
   }
   int64_t bytes = SafeInt64(size);
   if (bytes < 1) bytes = 1;
@@ -116,18 +117,19 @@ std::optional<CappedLimits> CappedLimitsOf(const storage::CollectionEntry& colle
 Result<BsonDoc> WithCappedLimit(BsonView options, const bson_iter_t* value) {
   const std::string field(IterKey(value));
   if (!IterIsNumber(value)) {
-    return Status(ErrorCode::kTypeMismatch,
-                  "BSON field 'collMod." + field + "' is the wrong type '" +
-                      std::string(BsonTypeName(bson_iter_type(value))) +
-                      "', expected types '[long, int, decimal, double]'");
+    return Status(ErrorCode::kTypeMismatch, "BSON field 'collMod." + field +
+                                                "' is the wrong type '" +
+                                                std::string(BsonTypeName(bson_iter_type(value))) +
+                                                "', expected types '[long, int, decimal, double]'");
   }
   std::optional<CappedLimits> limits = CappedLimitsOfOptions(options);
   if (!limits) return Status(ErrorCode::kInvalidOptions, "Collection must be capped.");
   const int64_t number = SafeInt64(value);
   if (field == "cappedSize") {
     if (number < 1) {
-      return Status(ErrorCode::kLocation51024, "BSON field 'cappedSize' value must be > 0, actual value '" +
-                                                   std::to_string(number) + "'");
+      return Status(ErrorCode::kLocation51024,
+                    "BSON field 'cappedSize' value must be > 0, actual value '" +
+                        std::to_string(number) + "'");
     }
     CAIRN_RETURN_IF_ERROR(CheckSizeRange(number));
     limits->max_bytes = std::max<int64_t>(4096, RoundCappedSize(number));

@@ -27,22 +27,24 @@ int CollectionIndexes::Find(std::string_view name) const {
 
 Result<std::shared_ptr<const CollectionIndexes>> IndexesOf(
     const storage::CollectionHandle& collection) {
-  return TheCache().Get(collection, [](const storage::CollectionHandle& handle)
-                                        -> Result<std::shared_ptr<const CollectionIndexes>> {
-    auto compiled = std::make_shared<CollectionIndexes>();
-    compiled->collection_ = handle;
-    for (const storage::IndexEntry& entry : handle->indexes) {
-      CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const index::IndexDescriptor> descriptor,
-                             index::IndexDescriptor::Make(entry.spec.view()));
-      IndexHandle index;
-      index.name = entry.name;
-      index.prefix = entry.prefix;
-      index.state = index::DecodeIndexState(entry.state.view(), descriptor->num_fields());
-      index.descriptor = std::move(descriptor);
-      compiled->indexes_.push_back(std::move(index));
-    }
-    return std::shared_ptr<const CollectionIndexes>(std::move(compiled));
-  });
+  return TheCache().Get(
+      collection,
+      [](const storage::CollectionHandle& handle)
+          -> Result<std::shared_ptr<const CollectionIndexes>> {
+        auto compiled = std::make_shared<CollectionIndexes>();
+        compiled->collection_ = handle;
+        for (const storage::IndexEntry& entry : handle->indexes) {
+          CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const index::IndexDescriptor> descriptor,
+                                 index::IndexDescriptor::Make(entry.spec.view()));
+          IndexHandle index;
+          index.name = entry.name;
+          index.prefix = entry.prefix;
+          index.state = index::DecodeIndexState(entry.state.view(), descriptor->num_fields());
+          index.descriptor = std::move(descriptor);
+          compiled->indexes_.push_back(std::move(index));
+        }
+        return std::shared_ptr<const CollectionIndexes>(std::move(compiled));
+      });
 }
 
 std::string IndexEntryKey(bool unique, std::string_view key, storage::RecordId id) {

@@ -71,13 +71,13 @@ void AppendStorageStats(ServerState& state, const storage::CollectionHandle& col
   AppendNumberAsMongoDB(out, "totalIndexSize", total_index_size / scale);
   AppendNumberAsMongoDB(out, "totalSize", (storage_size + total_index_size) / scale);
   BSON_APPEND_DOCUMENT_BEGIN(out, "indexSizes", &sizes);
-  for (const auto& [name, bytes] : index_sizes) AppendNumberAsMongoDB(&sizes, name.c_str(), bytes / scale);
+  for (const auto& [name, bytes] : index_sizes)
+    AppendNumberAsMongoDB(&sizes, name.c_str(), bytes / scale);
   bson_append_document_end(out, &sizes);
   AppendNumberAsMongoDB(out, "scaleFactor", scale);
 }
 
-Result<std::optional<CollStatsSource>> TakeLeadingCollStats(ServerState& state,
-                                                            std::string_view ns,
+Result<std::optional<CollStatsSource>> TakeLeadingCollStats(ServerState& state, std::string_view ns,
                                                             BsonView pipeline) {
   bson_iter_t stages, stage;
   if (!FindLeadingStage(pipeline, "$collStats", &stages, &stage)) {
@@ -145,7 +145,8 @@ Result<std::optional<CollStatsSource>> TakeLeadingCollStats(ServerState& state,
   if (spec.Find("count", &option)) {
     bson_t count;
     BSON_APPEND_DOCUMENT_BEGIN(out, "count", &count);
-    AppendNumberAsMongoDB(&count, "count", collection ? state.engine().RecordCount(collection->prefix) : 0);
+    AppendNumberAsMongoDB(&count, "count",
+                          collection ? state.engine().RecordCount(collection->prefix) : 0);
     bson_append_document_end(out, &count);
   }
 

@@ -38,8 +38,7 @@ struct CollStatsSource {
   BsonDoc document;
   BsonDoc rest;  // the remaining stages, as a BSON array
 };
-Result<std::optional<CollStatsSource>> TakeLeadingCollStats(ServerState& state,
-                                                            std::string_view ns,
+Result<std::optional<CollStatsSource>> TakeLeadingCollStats(ServerState& state, std::string_view ns,
                                                             BsonView pipeline);
 
 // A stream yielding one document once (the $collStats output).

@@ -17,10 +17,10 @@ PerHandleCache<query::DocumentValidator>& TheCache() {
 }
 
 Status WrongType(std::string_view field, const bson_iter_t* value, std::string_view expected) {
-  return Status(ErrorCode::kTypeMismatch,
-                "BSON field 'collMod." + std::string(field) + "' is the wrong type '" +
-                    std::string(BsonTypeName(bson_iter_type(value))) + "', expected type '" +
-                    std::string(expected) + "'");
+  return Status(ErrorCode::kTypeMismatch, "BSON field 'collMod." + std::string(field) +
+                                              "' is the wrong type '" +
+                                              std::string(BsonTypeName(bson_iter_type(value))) +
+                                              "', expected type '" + std::string(expected) + "'");
 }
 
 // MongoDB's checkValidatorCanBeUsedOnNs: no validators on system collections or in the
@@ -53,7 +53,8 @@ Status CheckOptions(std::string_view ns, BsonView options, std::string_view comm
   }
   if (options.Find("validator", &it) && !IterDocument(&it).empty()) {
     CAIRN_RETURN_IF_ERROR(CheckNamespaceTakesValidator(ns));
-    CAIRN_RETURN_IF_ERROR(query::DocumentValidator::Make(IterDocument(&it), level, action).status());
+    CAIRN_RETURN_IF_ERROR(
+        query::DocumentValidator::Make(IterDocument(&it), level, action).status());
   }
   return Status::OK();
 }

@@ -169,9 +169,9 @@ Status BuildIndexes(WriteContext& state, const std::string& ns,
       ready.multikey = t.multikey;
       ready.multikey.resize(t.index->descriptor->num_fields(), 0);
       int position = indexes->Find(t.index->name);
-      Result<storage::CollectionHandle> updated = catalog.UpdateIndex(
-          ns, t.index->name, handle->indexes[position].spec.view(),
-          index::EncodeIndexState(ready).view());
+      Result<storage::CollectionHandle> updated =
+          catalog.UpdateIndex(ns, t.index->name, handle->indexes[position].spec.view(),
+                              index::EncodeIndexState(ready).view());
       if (!updated.ok()) {
         status = updated.status();
         break;
@@ -182,8 +182,8 @@ Status BuildIndexes(WriteContext& state, const std::string& ns,
   if (!status.ok()) {
     for (const std::string& name : names) catalog.DropIndex(ns, name).IgnoreError();
     LogBuild(log_context, 20649, "Index build: failed", build_uuid, ns, {});
-    return status.WithContext("Index build failed: " + build_uuid + ": Collection " + ns +
-                              " ( " + collection_uuid + " )");
+    return status.WithContext("Index build failed: " + build_uuid + ": Collection " + ns + " ( " +
+                              collection_uuid + " )");
   }
   int64_t keys = 0;
   for (const Target& t : targets) keys += t.keys_inserted;

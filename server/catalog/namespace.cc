@@ -16,8 +16,19 @@ Status ValidateDatabaseName(std::string_view db) {
   }
   for (char c : db) {
     switch (c) {
-      case '/': case '\\': case '.': case '"': case '$': case '*': case '<': case '>':
-      case ':': case '|': case '?': case ' ': case '\0':
+      case '/':
+      case '\\':
+      case '.':
+      case '"':
+      case '$':
+      case '*':
+      case '<':
+      case '>':
+      case ':':
+      case '|':
+      case '?':
+      case ' ':
+      case '\0':
         return Status(ErrorCode::kInvalidNamespace,
                       "Invalid database name: '" + std::string(db) + "'");
       default:

@@ -17,17 +17,17 @@
 #include "query/pipeline/explain_stats.h"
 #include "query/pipeline/pipeline.h"
 #include "query/pipeline/text_score_check.h"
-#include "server/exec/aggregate_explain.h"
+#include "server/admin/current_op.h"
+#include "server/admin/session_cache.h"
 #include "server/catalog/collection_stats.h"
+#include "server/catalog/namespace.h"
+#include "server/commands/command_args.h"
+#include "server/cursor/cursor_batch.h"
+#include "server/exec/aggregate_explain.h"
+#include "server/exec/aggregate_memory.h"
 #include "server/exec/foreign_collections.h"
 #include "server/exec/output_targets.h"
-#include "server/exec/aggregate_memory.h"
-#include "server/commands/command_args.h"
-#include "server/admin/current_op.h"
-#include "server/cursor/cursor_batch.h"
-#include "server/catalog/namespace.h"
 #include "server/exec/stream_builder.h"
-#include "server/admin/session_cache.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
@@ -38,8 +38,8 @@ namespace {
 // must outlive its executor.
 class PipelineStream final : public DocumentStream {
  public:
-  PipelineStream(std::unique_ptr<query::Pipeline> pipeline,
-                 std::unique_ptr<DocumentStream> input, bool skip_leading_match)
+  PipelineStream(std::unique_ptr<query::Pipeline> pipeline, std::unique_ptr<DocumentStream> input,
+                 bool skip_leading_match)
       : pipeline_(std::move(pipeline)),
         output_(pipeline_->Bind(std::move(input), skip_leading_match)) {}
   bool Next() override { return output_->Next(); }
@@ -75,23 +75,26 @@ bool IsCollectionlessStage(std::string_view name) {
 }  // namespace
 
 Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
-  CAIRN_ASSIGN_OR_RETURN(
-      CommandArgs args,
-      CommandArgs::Parse(
-          request, {{"pipeline", kArgArray, true}, {"cursor", kArgDocument},
-                    {"explain", kArgBool}, {"allowDiskUse", kArgBool},
-                    {"bypassDocumentValidation", kArgBool}, {"collation", kArgDocument},
-                    {"hint", kArgDocument | kArgString}, {"let", kArgDocument},
-                    {"fromMongos", kArgBool}, {"needsMerge", kArgBool}}));
+  CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
+                         CommandArgs::Parse(request, {{"pipeline", kArgArray, true},
+                                                      {"cursor", kArgDocument},
+                                                      {"explain", kArgBool},
+                                                      {"allowDiskUse", kArgBool},
+                                                      {"bypassDocumentValidation", kArgBool},
+                                                      {"collation", kArgDocument},
+                                                      {"hint", kArgDocument | kArgString},
+                                                      {"let", kArgDocument},
+                                                      {"fromMongos", kArgBool},
+                                                      {"needsMerge", kArgBool}}));
   const bson_iter_t& first = args.first();
   // {aggregate: 1}: a database-level aggregate, whose first stage needs no collection.
   bool collectionless = false;
   if (!BSON_ITER_HOLDS_UTF8(&first)) {
     double number = 0;
     if (!IterIsNumber(&first)) {
-      return Status(ErrorCode::kInvalidNamespace,
-                    "collection name has invalid type " +
-                        std::string(BsonTypeName(bson_iter_type(&first))));
+      return Status(
+          ErrorCode::kInvalidNamespace,
+          "collection name has invalid type " + std::string(BsonTypeName(bson_iter_type(&first))));
     }
     if (!IterAsDouble(&first, &number) || number != 1) {
       return Status(ErrorCode::kFailedToParse,
@@ -111,11 +114,12 @@ Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_
     explain_flag->command = request.body;
   }
   const ExplainOptions* explain = ctx.explain != nullptr ? ctx.explain
-                                  : explain_flag        ? &*explain_flag
-                                                        : nullptr;
+                                  : explain_flag         ? &*explain_flag
+                                                         : nullptr;
   if (!args.Has("cursor") && explain == nullptr) {
-    return Status(ErrorCode::kFailedToParse,
-                  "The 'cursor' option is required, except for aggregate with the explain argument");
+    return Status(
+        ErrorCode::kFailedToParse,
+        "The 'cursor' option is required, except for aggregate with the explain argument");
   }
   bson_iter_t cursor_options;
   int64_t batch_size = -1;
@@ -177,20 +181,19 @@ Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_
   if (local_sessions) {
     // answered by $currentOp
   } else if (collectionless) {
-    CAIRN_ASSIGN_OR_RETURN(local_sessions,
-                           TakeLeadingListLocalSessions(ctx.state.sessions(), request.db,
-                                                        IterDocument(&pipeline_it)));
+    CAIRN_ASSIGN_OR_RETURN(
+        local_sessions,
+        TakeLeadingListLocalSessions(ctx.state.sessions(), request.db, IterDocument(&pipeline_it)));
   } else {
     CAIRN_ASSIGN_OR_RETURN(coll_stats,
                            TakeLeadingCollStats(ctx.state, MakeNamespace(request.db, collection),
                                                 IterDocument(&pipeline_it)));
   }
-  CAIRN_ASSIGN_OR_RETURN(
-      query::Pipeline parsed,
-      query::Pipeline::Parse(coll_stats       ? coll_stats->rest.view()
-                             : local_sessions ? local_sessions->rest.view()
-                                              : IterDocument(&pipeline_it),
-                             options));
+  CAIRN_ASSIGN_OR_RETURN(query::Pipeline parsed,
+                         query::Pipeline::Parse(coll_stats       ? coll_stats->rest.view()
+                                                : local_sessions ? local_sessions->rest.view()
+                                                                 : IterDocument(&pipeline_it),
+                                                options));
   std::string_view first_stage = StageNameAt(IterDocument(&pipeline_it), /*last=*/false);
   if (collectionless && !IsCollectionlessStage(first_stage)) {
     return Status(ErrorCode::kInvalidNamespace,
@@ -204,17 +207,17 @@ Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_
   auto pipeline = std::make_unique<query::Pipeline>(std::move(parsed));
 
   QuerySpec spec;
-  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher,
-                         query::Matcher::Parse(pipeline->leading_match(), options.expression_context));
+  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(pipeline->leading_match(),
+                                                                       options.expression_context));
   spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
   // {$meta: "textScore"} needs the scores of a leading $text search (40218 before running); a
   // malformed $text is reported by the search itself.
   Result<const query::TextMatchExpression*> text = query::FindTextClause(spec.matcher->root());
-  CAIRN_RETURN_IF_ERROR(query::CheckTextScoreAvailable(
-      coll_stats       ? coll_stats->rest.view()
-      : local_sessions ? local_sessions->rest.view()
-                       : IterDocument(&pipeline_it),
-      !text.ok() || *text != nullptr));
+  CAIRN_RETURN_IF_ERROR(query::CheckTextScoreAvailable(coll_stats ? coll_stats->rest.view()
+                                                       : local_sessions
+                                                           ? local_sessions->rest.view()
+                                                           : IterDocument(&pipeline_it),
+                                                       !text.ok() || *text != nullptr));
   std::string ns = MakeNamespace(request.db, collection);
   storage::CollectionHandle handle =
       collectionless ? nullptr : ctx.state.engine().catalog().Find(ns);
@@ -258,13 +261,13 @@ Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_
   std::unique_ptr<DocumentStream> input =
       local_sessions ? MakeDocumentsStream(std::move(local_sessions->documents))
       : coll_stats   ? MakeSingleDocumentStream(std::move(coll_stats->document))
-                 : BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache());
+                     : BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache());
 
   auto cursor = std::make_unique<Cursor>();
   cursor->ns = ns;
-  cursor->stream = std::make_unique<PipelineStream>(std::move(pipeline), std::move(input),
-                                                    /*skip_leading_match=*/!coll_stats &&
-                                                        !local_sessions);
+  cursor->stream =
+      std::make_unique<PipelineStream>(std::move(pipeline), std::move(input),
+                                       /*skip_leading_match=*/!coll_stats && !local_sessions);
   Status first_batch = ReplyWithFirstBatch(ctx.state, std::move(cursor), batch_size,
                                            /*single_batch=*/false, reply);
   // What the pipeline raises while it runs carries MongoDB's context (run_aggregate.cpp adds it

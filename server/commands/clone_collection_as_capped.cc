@@ -3,8 +3,8 @@
 #include <string>
 
 #include "server/capped/capped_copy.h"
-#include "server/commands/command_args.h"
 #include "server/catalog/namespace.h"
+#include "server/commands/command_args.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
@@ -12,10 +12,10 @@ namespace cairn::server {
 Status HandleCloneCollectionAsCapped(CommandContext& ctx, const CommandRequest& request,
                                      bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view source, CollectionNameArg(request));
-  CAIRN_ASSIGN_OR_RETURN(
-      CommandArgs args,
-      CommandArgs::Parse(request, {{"toCollection", kArgString, true}, {"size", kArgAny, true},
-                                   {"temp", kArgBool}}));
+  CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
+                         CommandArgs::Parse(request, {{"toCollection", kArgString, true},
+                                                      {"size", kArgAny, true},
+                                                      {"temp", kArgBool}}));
   std::string_view target = args.GetString("toCollection");
   if (source.empty() || target.empty()) {
     return Status(ErrorCode::kInvalidNamespace, "invalid source or target collection name");

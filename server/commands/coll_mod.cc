@@ -2,8 +2,9 @@
 // row of kOptions with its handler; `index` ({name | keyPattern, hidden, expireAfterSeconds})
 // validator / validationLevel / validationAction (collection_validator.h) and cappedSize /
 // cappedMax (capped_options.h) are implemented,
-// the other MongoDB 7.0 options answer a precise "not supported yet" until they are. Unknown fields are 40415 as MongoDB's IDL answers.
-// Reply: what changed ({expireAfterSeconds_old?, expireAfterSeconds_new, hidden_old, hidden_new}).
+// the other MongoDB 7.0 options answer a precise "not supported yet" until they are. Unknown fields
+// are 40415 as MongoDB's IDL answers. Reply: what changed ({expireAfterSeconds_old?,
+// expireAfterSeconds_new, hidden_old, hidden_new}).
 #include <limits>
 #include <string>
 
@@ -11,8 +12,8 @@
 #include "index/index_descriptor.h"
 #include "server/capped/capped_options.h"
 #include "server/catalog/collection_validator.h"
-#include "server/commands/command_args.h"
 #include "server/catalog/namespace.h"
+#include "server/commands/command_args.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
@@ -35,10 +36,10 @@ Status Unknown(std::string_view path) {
 }
 
 Status WrongType(std::string_view path, const bson_iter_t* value, std::string_view expected) {
-  return Status(ErrorCode::kTypeMismatch,
-                "BSON field '" + std::string(path) + "' is the wrong type '" +
-                    std::string(BsonTypeName(bson_iter_type(value))) + "', expected " +
-                    std::string(expected));
+  return Status(ErrorCode::kTypeMismatch, "BSON field '" + std::string(path) +
+                                              "' is the wrong type '" +
+                                              std::string(BsonTypeName(bson_iter_type(value))) +
+                                              "', expected " + std::string(expected));
 }
 
 Status NotSupportedYet(CollModState&, const bson_iter_t* value) {
@@ -77,8 +78,8 @@ Status ModifyIndex(CollModState& state, const bson_iter_t* value) {
       has_expire = true;
     } else if (field == "unique" || field == "prepareUnique" || field == "forceNonUnique") {
       if (!BSON_ITER_HOLDS_BOOL(&it)) return WrongType(path, &it, "type 'bool'");
-      return Status(ErrorCode::kInvalidOptions,
-                    "collMod index option '" + std::string(field) + "' is not supported by Cairn yet");
+      return Status(ErrorCode::kInvalidOptions, "collMod index option '" + std::string(field) +
+                                                    "' is not supported by Cairn yet");
     } else {
       return Unknown(path);
     }
@@ -106,10 +107,9 @@ Status ModifyIndex(CollModState& state, const bson_iter_t* value) {
     }
   }
   if (position == indexes.size()) {
-    std::string which = has_name ? std::string(IterUtf8(&name))
-                                 : ToShellString(IterDocument(&pattern));
-    return Status(ErrorCode::kIndexNotFound,
-                  "cannot find index " + which + " for ns " + state.ns);
+    std::string which =
+        has_name ? std::string(IterUtf8(&name)) : ToShellString(IterDocument(&pattern));
+    return Status(ErrorCode::kIndexNotFound, "cannot find index " + which + " for ns " + state.ns);
   }
   const storage::IndexEntry& entry = indexes[position];
   BsonView spec = entry.spec.view();
@@ -162,11 +162,12 @@ Status ModifyIndex(CollModState& state, const bson_iter_t* value) {
     }
     AppendIter(updated.get(), field, &it);
   }
-  if (has_expire && !wrote_expire) BSON_APPEND_INT64(updated.get(), "expireAfterSeconds", new_expire);
+  if (has_expire && !wrote_expire)
+    BSON_APPEND_INT64(updated.get(), "expireAfterSeconds", new_expire);
   if (has_hidden && now_hidden) BSON_APPEND_BOOL(updated.get(), "hidden", true);
-  CAIRN_RETURN_IF_ERROR(state.catalog
-                            ->UpdateIndex(state.ns, entry.name, updated.view(), entry.state.view())
-                            .status());
+  CAIRN_RETURN_IF_ERROR(
+      state.catalog->UpdateIndex(state.ns, entry.name, updated.view(), entry.state.view())
+          .status());
 
   if (has_expire) {
     if (had_expire) {

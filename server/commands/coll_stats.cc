@@ -4,19 +4,20 @@
 #include <string>
 
 #include "server/catalog/collection_stats.h"
-#include "server/commands/command_args.h"
 #include "server/catalog/namespace.h"
+#include "server/commands/command_args.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
 
 Status HandleCollStats(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
-  CAIRN_ASSIGN_OR_RETURN(
-      CommandArgs args,
-      CommandArgs::Parse(request, {{"scale", kArgNumber}, {"verbose", kArgBool},
-                                   {"indexDetails", kArgBool}, {"indexDetailsKey", kArgDocument},
-                                   {"indexDetailsName", kArgString}}));
+  CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
+                         CommandArgs::Parse(request, {{"scale", kArgNumber},
+                                                      {"verbose", kArgBool},
+                                                      {"indexDetails", kArgBool},
+                                                      {"indexDetailsKey", kArgDocument},
+                                                      {"indexDetailsName", kArgString}}));
   CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
   int64_t scale = args.GetInt("scale", 1);
   if (scale < 1) return Status(ErrorCode::kBadValue, "scale has to be > 0");

@@ -10,25 +10,53 @@ namespace cairn::server {
 namespace {
 
 // Fields drivers and mongosh attach to any command (MongoDB's generic arguments).
-constexpr std::array<std::string_view, 23> kGenericArguments = {
-    "$db", "lsid", "$clusterTime", "$readPreference", "apiVersion", "apiStrict",
-    "apiDeprecationErrors", "comment", "writeConcern", "readConcern", "maxTimeMS",
-    "txnNumber", "autocommit", "startTransaction", "$audit", "$client", "$configServerState",
-    "$queryOptions", "clientOperationKey", "mayBypassWriteBlocking", "databaseVersion",
-    "shardVersion", "$topologyTime"};
+constexpr std::array<std::string_view, 23> kGenericArguments = {"$db",
+                                                                "lsid",
+                                                                "$clusterTime",
+                                                                "$readPreference",
+                                                                "apiVersion",
+                                                                "apiStrict",
+                                                                "apiDeprecationErrors",
+                                                                "comment",
+                                                                "writeConcern",
+                                                                "readConcern",
+                                                                "maxTimeMS",
+                                                                "txnNumber",
+                                                                "autocommit",
+                                                                "startTransaction",
+                                                                "$audit",
+                                                                "$client",
+                                                                "$configServerState",
+                                                                "$queryOptions",
+                                                                "clientOperationKey",
+                                                                "mayBypassWriteBlocking",
+                                                                "databaseVersion",
+                                                                "shardVersion",
+                                                                "$topologyTime"};
 
 bool Matches(uint32_t types, bson_type_t t) {
   if (types == kArgAny) return true;
   switch (t) {
-    case BSON_TYPE_UTF8: return types & kArgString;
-    case BSON_TYPE_INT32: case BSON_TYPE_INT64: case BSON_TYPE_DOUBLE: case BSON_TYPE_DECIMAL128:
+    case BSON_TYPE_UTF8:
+      return types & kArgString;
+    case BSON_TYPE_INT32:
+    case BSON_TYPE_INT64:
+    case BSON_TYPE_DOUBLE:
+    case BSON_TYPE_DECIMAL128:
       return types & (kArgNumber | kArgBool);
-    case BSON_TYPE_BOOL: return types & kArgBool;
-    case BSON_TYPE_DOCUMENT: return types & kArgDocument;
-    case BSON_TYPE_ARRAY: return types & kArgArray;
-    case BSON_TYPE_NULL: case BSON_TYPE_UNDEFINED: return types & kArgNull;
-    case BSON_TYPE_OID: return types & kArgObjectId;
-    default: return false;
+    case BSON_TYPE_BOOL:
+      return types & kArgBool;
+    case BSON_TYPE_DOCUMENT:
+      return types & kArgDocument;
+    case BSON_TYPE_ARRAY:
+      return types & kArgArray;
+    case BSON_TYPE_NULL:
+    case BSON_TYPE_UNDEFINED:
+      return types & kArgNull;
+    case BSON_TYPE_OID:
+      return types & kArgObjectId;
+    default:
+      return false;
   }
 }
 
@@ -109,8 +137,8 @@ Result<CommandArgs> CommandArgs::Parse(const CommandRequest& request,
       bool known = false;
       for (const ArgSpec& spec : specs) known = known || spec.name == sequence.identifier;
       if (!known) {
-        return Status(ErrorCode::kLocation40415, "BSON field '" + std::string(request.name) +
-                                                     "." + std::string(sequence.identifier) +
+        return Status(ErrorCode::kLocation40415, "BSON field '" + std::string(request.name) + "." +
+                                                     std::string(sequence.identifier) +
                                                      "' is an unknown field.");
       }
     }
@@ -191,9 +219,8 @@ Result<std::string_view> CollectionNameArg(const CommandRequest& request) {
     return Status(ErrorCode::kFailedToParse, "empty command document");
   }
   if (!BSON_ITER_HOLDS_UTF8(&it)) {
-    return Status(ErrorCode::kInvalidNamespace,
-                  "collection name has invalid type " +
-                      std::string(BsonTypeName(bson_iter_type(&it))));
+    return Status(ErrorCode::kInvalidNamespace, "collection name has invalid type " +
+                                                    std::string(BsonTypeName(bson_iter_type(&it))));
   }
   return IterUtf8(&it);
 }

@@ -22,10 +22,10 @@ namespace cairn::server {
 
 // Type sets a field accepts (bit flags).
 enum ArgType : uint32_t {
-  kArgAny = 0,                 // no check
+  kArgAny = 0,  // no check
   kArgString = 1u << 0,
-  kArgNumber = 1u << 1,        // int, long, double, decimal
-  kArgBool = 1u << 2,          // bool; numbers accepted too (MongoDB's "safeBool")
+  kArgNumber = 1u << 1,  // int, long, double, decimal
+  kArgBool = 1u << 2,    // bool; numbers accepted too (MongoDB's "safeBool")
   kArgDocument = 1u << 3,
   kArgArray = 1u << 4,
   kArgNull = 1u << 5,

@@ -3,16 +3,15 @@
 #include <string>
 
 #include "server/capped/capped_copy.h"
-#include "server/commands/command_args.h"
 #include "server/catalog/namespace.h"
+#include "server/commands/command_args.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
 
 Status HandleConvertToCapped(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
-  CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
-                         CommandArgs::Parse(request, {{"size", kArgAny, true}}));
+  CAIRN_ASSIGN_OR_RETURN(CommandArgs args, CommandArgs::Parse(request, {{"size", kArgAny, true}}));
   CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
   bson_iter_t size;
   args.Get("size", &size);

@@ -6,9 +6,9 @@
 #include "query/collation/collator.h"
 #include "query/expression/expression.h"
 #include "query/matcher/matcher.h"
+#include "server/catalog/namespace.h"
 #include "server/commands/command_args.h"
 #include "server/exec/explain.h"
-#include "server/catalog/namespace.h"
 #include "server/exec/stream_builder.h"
 #include "server/server_state.h"
 
@@ -16,11 +16,13 @@ namespace cairn::server {
 
 Status HandleCount(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
-  CAIRN_ASSIGN_OR_RETURN(
-      CommandArgs args,
-      CommandArgs::Parse(request, {{"query", kArgDocument | kArgNull}, {"limit", kArgNumber},
-                                   {"skip", kArgNumber}, {"hint", kArgDocument | kArgString},
-                                   {"collation", kArgDocument}, {"fields", kArgDocument}}));
+  CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
+                         CommandArgs::Parse(request, {{"query", kArgDocument | kArgNull},
+                                                      {"limit", kArgNumber},
+                                                      {"skip", kArgNumber},
+                                                      {"hint", kArgDocument | kArgString},
+                                                      {"collation", kArgDocument},
+                                                      {"fields", kArgDocument}}));
   CAIRN_RETURN_IF_ERROR(ValidateDatabaseName(request.db));
   ctx.state.opcounters().command++;
   int64_t skip = args.GetInt("skip", 0);

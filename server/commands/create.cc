@@ -10,26 +10,35 @@
 #include "query/collation/collator.h"
 #include "server/capped/capped_options.h"
 #include "server/catalog/collection_validator.h"
-#include "server/commands/command_args.h"
 #include "server/catalog/namespace.h"
+#include "server/commands/command_args.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
 
 Status HandleCreate(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
-  CAIRN_RETURN_IF_ERROR(
-      CommandArgs::Parse(
-          request, {{"capped", kArgBool}, {"size", kArgNumber}, {"max", kArgNumber},
-                    {"autoIndexId", kArgBool}, {"validator", kArgDocument},
-                    {"validationLevel", kArgString}, {"validationAction", kArgString},
-                    {"collation", kArgDocument}, {"idIndex", kArgDocument},
-                    {"viewOn", kArgString}, {"pipeline", kArgArray},
-                    {"timeseries", kArgDocument}, {"clusteredIndex", kArgAny},
-                    {"changeStreamPreAndPostImages", kArgDocument},
-                    {"expireAfterSeconds", kArgNumber}, {"storageEngine", kArgDocument},
-                    {"indexOptionDefaults", kArgDocument}, {"encryptedFields", kArgDocument},
-                    {"flags", kArgNumber}, {"recordPreImages", kArgBool}}).status());  // validation only
+  CAIRN_RETURN_IF_ERROR(CommandArgs::Parse(request, {{"capped", kArgBool},
+                                                     {"size", kArgNumber},
+                                                     {"max", kArgNumber},
+                                                     {"autoIndexId", kArgBool},
+                                                     {"validator", kArgDocument},
+                                                     {"validationLevel", kArgString},
+                                                     {"validationAction", kArgString},
+                                                     {"collation", kArgDocument},
+                                                     {"idIndex", kArgDocument},
+                                                     {"viewOn", kArgString},
+                                                     {"pipeline", kArgArray},
+                                                     {"timeseries", kArgDocument},
+                                                     {"clusteredIndex", kArgAny},
+                                                     {"changeStreamPreAndPostImages", kArgDocument},
+                                                     {"expireAfterSeconds", kArgNumber},
+                                                     {"storageEngine", kArgDocument},
+                                                     {"indexOptionDefaults", kArgDocument},
+                                                     {"encryptedFields", kArgDocument},
+                                                     {"flags", kArgNumber},
+                                                     {"recordPreImages", kArgBool}})
+                            .status());  // validation only
   CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
   // A collation is checked as MongoDB checks it ({} lacks its locale here); {locale: "simple"}
   // is the default and is not stored, any other is refused below (no collection default
@@ -43,7 +52,8 @@ Status HandleCreate(CommandContext& ctx, const CommandRequest& request, bson_t* 
   }
 
   // Capped limits come first in the stored options, normalised (capped_options.h).
-  CAIRN_ASSIGN_OR_RETURN(std::optional<CappedLimits> capped, ParseCreateCappedOptions(request.body));
+  CAIRN_ASSIGN_OR_RETURN(std::optional<CappedLimits> capped,
+                         ParseCreateCappedOptions(request.body));
   // The options as stored: every non-generic field but the command's own, defaults left out.
   BsonDoc options;
   if (capped) AppendCappedOptions(options.get(), *capped);
@@ -54,9 +64,9 @@ Status HandleCreate(CommandContext& ctx, const CommandRequest& request, bson_t* 
   while (bson_iter_next(&it)) {
     std::string_view key = IterKey(&it);
     if (IsGenericArgument(key)) continue;
-    if (key == "autoIndexId" && bson_iter_as_bool(&it)) continue;  // the default
+    if (key == "autoIndexId" && bson_iter_as_bool(&it)) continue;    // the default
     if (key == "capped" || key == "size" || key == "max") continue;  // stored above
-    if (key == "collation" && simple_collation) continue;          // the default
+    if (key == "collation" && simple_collation) continue;            // the default
     AppendIter(options.get(), key, &it);
     const bool validation = key == "validator" || key == "validationLevel" ||
                             key == "validationAction";  // collection_validator.h
@@ -69,9 +79,9 @@ Status HandleCreate(CommandContext& ctx, const CommandRequest& request, bson_t* 
   // As MongoDB 7.0: an existing collection with identical options is success, else 48.
   auto answer_existing = [&](const storage::CollectionHandle& existing) {
     if (CompareDocuments(existing->options.view(), options.view()) == 0) return Status::OK();
-    return Status(ErrorCode::kNamespaceExists,
-                  "namespace " + ns + " already exists, but with different options: " +
-                      ToShellString(existing->options.view()));
+    return Status(ErrorCode::kNamespaceExists, "namespace " + ns +
+                                                   " already exists, but with different options: " +
+                                                   ToShellString(existing->options.view()));
   };
   if (storage::CollectionHandle existing = catalog.Find(ns)) return answer_existing(existing);
   if (!unsupported.empty()) {

@@ -9,9 +9,9 @@
 
 #include "index/index_descriptor.h"
 #include "index/index_spec.h"
-#include "server/commands/command_args.h"
 #include "server/catalog/index_build.h"
 #include "server/catalog/namespace.h"
+#include "server/commands/command_args.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
@@ -160,8 +160,7 @@ Status HandleCreateIndexes(CommandContext& ctx, const CommandRequest& request, b
       bson_iter_t key;
       stored.view().Find("key", &key);
       return Status(ErrorCode::kCannotCreateIndex, "add index fails, too many indexes for " + ns +
-                                                       " key:" +
-                                                       ToShellString(IterDocument(&key)));
+                                                       " key:" + ToShellString(IterDocument(&key)));
     }
     to_build.push_back(std::move(stored));
     existing.push_back({name, to_build.back().view()});
@@ -174,8 +173,8 @@ Status HandleCreateIndexes(CommandContext& ctx, const CommandRequest& request, b
     BsonDoc state = index::EncodeIndexState(building);
     for (const BsonDoc& spec : to_build) {
       std::string name(SpecName(spec.view()));
-      Result<storage::CollectionHandle> added = catalog.CreateIndex(ns, name, spec.view(),
-                                                                    state.view());
+      Result<storage::CollectionHandle> added =
+          catalog.CreateIndex(ns, name, spec.view(), state.view());
       if (!added.ok()) {
         for (const std::string& done : names) catalog.DropIndex(ns, done).IgnoreError();
         return added.status();

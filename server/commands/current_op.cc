@@ -4,10 +4,10 @@
 #include <string_view>
 
 #include "query/matcher/matcher.h"
+#include "server/admin/current_op.h"
 #include "server/command.h"
 #include "server/commands/command_args.h"
 #include "server/commands/handlers.h"
-#include "server/admin/current_op.h"
 #include "server/server_state.h"
 
 namespace cairn::server {

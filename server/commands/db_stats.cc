@@ -1,8 +1,8 @@
 // dbStats: counts and sizes of one database (collections, objects, data and index sizes).
 #include <vector>
 
-#include "server/commands/command_args.h"
 #include "server/catalog/namespace.h"
+#include "server/commands/command_args.h"
 #include "server/server_state.h"
 
 namespace cairn::server {

@@ -6,14 +6,14 @@
 #include "query/collation/collator.h"
 #include "query/expression/expression.h"
 #include "query/matcher/matcher.h"
-#include "server/server_state.h"
-#include "server/write/collection_writer.h"
-#include "server/commands/command_args.h"
-#include "server/exec/explain.h"
 #include "server/catalog/namespace.h"
-#include "server/exec/stream_builder.h"
+#include "server/commands/command_args.h"
 #include "server/commands/reply.h"
 #include "server/commands/write_statements.h"
+#include "server/exec/explain.h"
+#include "server/exec/stream_builder.h"
+#include "server/server_state.h"
+#include "server/write/collection_writer.h"
 
 namespace cairn::server {
 
@@ -34,8 +34,9 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
   }
   int64_t limit = 0;
   if (!IterAsInt64(&it, &limit) || (limit != 0 && limit != 1)) {
-    return Status(ErrorCode::kFailedToParse,
-                  "The limit field in delete objects must be 0 or 1. Got " + ValueToShellString(&it));
+    return Status(
+        ErrorCode::kFailedToParse,
+        "The limit field in delete objects must be 0 or 1. Got " + ValueToShellString(&it));
   }
   // The statement's collation, under which its filter compares strings.
   CAIRN_ASSIGN_OR_RETURN(BsonView collation,
@@ -55,10 +56,12 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
     target.root = ExplainTarget::Root::kDelete;
     return RunExplain(ctx, *ctx.explain, target, ctx.explain->reply);
   }
-  CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<CollectionWriter> writer,
-                         CollectionWriter::Open(ctx.state.writes(), ns, /*create_if_missing=*/false));
+  CAIRN_ASSIGN_OR_RETURN(
+      std::unique_ptr<CollectionWriter> writer,
+      CollectionWriter::Open(ctx.state.writes(), ns, /*create_if_missing=*/false));
   if (!writer->collection()) return Status::OK();
-  auto stream = BuildQueryStream(ctx.state.engine(), writer->collection(), spec, &ctx.state.id_cache());
+  auto stream =
+      BuildQueryStream(ctx.state.engine(), writer->collection(), spec, &ctx.state.id_cache());
   while (stream->Next()) {
     CAIRN_RETURN_IF_ERROR(writer->Remove(stream->record_id(), stream->document()));
     ++*deleted;
@@ -72,13 +75,14 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
 
 Status HandleDelete(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
-  CAIRN_ASSIGN_OR_RETURN(
-      CommandArgs args,
-      CommandArgs::Parse(request, {{"deletes", kArgArray, true}, {"ordered", kArgBool},
-                                   {"let", kArgDocument}, {"stmtIds", kArgArray},
-                                   {"stmtId", kArgNumber}}));
-  CAIRN_ASSIGN_OR_RETURN(std::vector<BsonView> statements, WriteStatements(
-      request, "deletes", {"q", "limit", "hint", "collation"}));
+  CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
+                         CommandArgs::Parse(request, {{"deletes", kArgArray, true},
+                                                      {"ordered", kArgBool},
+                                                      {"let", kArgDocument},
+                                                      {"stmtIds", kArgArray},
+                                                      {"stmtId", kArgNumber}}));
+  CAIRN_ASSIGN_OR_RETURN(std::vector<BsonView> statements,
+                         WriteStatements(request, "deletes", {"q", "limit", "hint", "collation"}));
   // Like the unknown fields, a mistyped collation fails the whole command (IDL parse).
   for (BsonView statement : statements) {
     CAIRN_RETURN_IF_ERROR(StatementCollationField("delete", "deletes", statement).status());

@@ -12,9 +12,9 @@
 #include "query/expression/expression.h"
 #include "query/matcher/matcher.h"
 #include "query/pipeline/value.h"
+#include "server/catalog/namespace.h"
 #include "server/commands/command_args.h"
 #include "server/exec/explain.h"
-#include "server/catalog/namespace.h"
 #include "server/exec/stream_builder.h"
 #include "server/server_state.h"
 
@@ -82,14 +82,16 @@ void CollectValues(BsonView doc, std::string_view path, DistinctValues* out) {
 
 Status HandleDistinct(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
-  CAIRN_ASSIGN_OR_RETURN(
-      CommandArgs args,
-      CommandArgs::Parse(request, {{"key", kArgString, true}, {"query", kArgDocument | kArgNull},
-                                   {"collation", kArgDocument}, {"hint", kArgDocument | kArgString}}));
+  CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
+                         CommandArgs::Parse(request, {{"key", kArgString, true},
+                                                      {"query", kArgDocument | kArgNull},
+                                                      {"collation", kArgDocument},
+                                                      {"hint", kArgDocument | kArgString}}));
   CAIRN_RETURN_IF_ERROR(ValidateDatabaseName(request.db));
   ctx.state.opcounters().command++;
   std::string_view key = args.GetString("key");
-  if (key.empty()) return Status(ErrorCode::kBadValue, "FieldPath cannot be constructed with empty string");
+  if (key.empty())
+    return Status(ErrorCode::kBadValue, "FieldPath cannot be constructed with empty string");
   // The collation the query compares strings under, and the values are told apart by.
   CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const query::ExpressionContext> context,
                          query::ApplyQueryCollation(nullptr, args.GetDocument("collation")));
@@ -121,10 +123,9 @@ Status HandleDistinct(CommandContext& ctx, const CommandRequest& request, bson_t
     CAIRN_RETURN_IF_ERROR(stream->status());
   }
   // AppendValueArray asks for the values in index order: walk the set alongside.
-  query::AppendValueArray(reply, "values", values.ordered.size(),
-                          [it = values.ordered.begin()](size_t) mutable -> const query::OwnedValue& {
-                            return **it++;
-                          });
+  query::AppendValueArray(
+      reply, "values", values.ordered.size(),
+      [it = values.ordered.begin()](size_t) mutable -> const query::OwnedValue& { return **it++; });
   return Status::OK();
 }
 

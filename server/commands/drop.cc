@@ -1,15 +1,14 @@
 // drop: removes a collection, its documents and index entries in one atomic write. Dropping a
 // collection that does not exist succeeds (MongoDB 7.0 no longer answers NamespaceNotFound).
-#include "server/commands/command_args.h"
 #include "server/catalog/namespace.h"
+#include "server/commands/command_args.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
 
 Status HandleDrop(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
-  CAIRN_RETURN_IF_ERROR(
-      CommandArgs::Parse(request, {}).status());  // validation only
+  CAIRN_RETURN_IF_ERROR(CommandArgs::Parse(request, {}).status());  // validation only
   CAIRN_RETURN_IF_ERROR(ValidateDatabaseName(request.db));
   std::string ns = MakeNamespace(request.db, collection);
   storage::Catalog& catalog = ctx.state.engine().catalog();

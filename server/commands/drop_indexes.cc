@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "common/bson_compare.h"
-#include "server/commands/command_args.h"
 #include "server/catalog/index_build.h"
 #include "server/catalog/namespace.h"
+#include "server/commands/command_args.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
@@ -19,8 +19,7 @@ namespace {
 Status CannotDropId() { return Status(ErrorCode::kInvalidOptions, "cannot drop _id index"); }
 
 // The index names a key pattern designates (exactly one, not _id).
-Result<std::string> NameByKeyPattern(const storage::CollectionEntry& collection,
-                                     BsonView pattern) {
+Result<std::string> NameByKeyPattern(const storage::CollectionEntry& collection, BsonView pattern) {
   std::vector<const storage::IndexEntry*> found;
   for (const storage::IndexEntry& entry : collection.indexes) {
     bson_iter_t key;
@@ -34,12 +33,11 @@ Result<std::string> NameByKeyPattern(const storage::CollectionEntry& collection,
                   "can't find index with key: " + ToShellString(pattern));
   }
   if (found.size() > 1) {
-    return Status(ErrorCode::kAmbiguousIndexKeyPattern,
-                  std::to_string(found.size()) + " indexes found for key: " +
-                      ToShellString(pattern) +
-                      ", identify by name instead. Conflicting indexes: " +
-                      ToShellString(found[0]->spec.view()) + ", " +
-                      ToShellString(found[1]->spec.view()));
+    return Status(
+        ErrorCode::kAmbiguousIndexKeyPattern,
+        std::to_string(found.size()) + " indexes found for key: " + ToShellString(pattern) +
+            ", identify by name instead. Conflicting indexes: " +
+            ToShellString(found[0]->spec.view()) + ", " + ToShellString(found[1]->spec.view()));
   }
   if (found[0] == &collection.indexes[0]) return CannotDropId();
   return found[0]->name;
@@ -84,8 +82,8 @@ Status HandleDropIndexes(CommandContext& ctx, const CommandRequest& request, bso
       if (!BSON_ITER_HOLDS_UTF8(&element)) {
         return Status(ErrorCode::kTypeMismatch,
                       "dropIndexes " + ns + " (" + UuidString(handle->uuid) +
-                          ") failed to drop multiple indexes " +
-                          ValueToShellString(&index) + ": index name must be a string");
+                          ") failed to drop multiple indexes " + ValueToShellString(&index) +
+                          ": index name must be a string");
       }
       names.emplace_back(IterUtf8(&element));
     }

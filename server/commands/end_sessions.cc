@@ -11,9 +11,9 @@ Status HandleEndSessions(CommandContext& ctx, const CommandRequest& request, bso
   request.body.Init(&it);
   bson_iter_next(&it);
   if (!BSON_ITER_HOLDS_ARRAY(&it)) {
-    return Status(ErrorCode::kTypeMismatch,
-                  "BSON field 'endSessions' is the wrong type '" +
-                      std::string(BsonTypeName(bson_iter_type(&it))) + "', expected type 'array'");
+    return Status(ErrorCode::kTypeMismatch, "BSON field 'endSessions' is the wrong type '" +
+                                                std::string(BsonTypeName(bson_iter_type(&it))) +
+                                                "', expected type 'array'");
   }
   ctx.connection.last_session = {};  // a later use records the session again
   bson_iter_t session;

@@ -15,9 +15,8 @@ namespace cairn::server {
 
 namespace {
 
-constexpr std::string_view kExplainable[] = {"aggregate", "count",         "delete",
-                                             "distinct",  "find",          "findAndModify",
-                                             "findandmodify", "update"};
+constexpr std::string_view kExplainable[] = {
+    "aggregate", "count", "delete", "distinct", "find", "findAndModify", "findandmodify", "update"};
 
 }  // namespace
 
@@ -28,8 +27,9 @@ Status HandleExplain(CommandContext& ctx, const CommandRequest& request, bson_t*
   if (!BSON_ITER_HOLDS_DOCUMENT(&first)) {
     return Status(ErrorCode::kBadValue, "explain command requires a nested object");
   }
-  CAIRN_ASSIGN_OR_RETURN(CommandArgs args, CommandArgs::Parse(request, {{"verbosity", kArgString},
-                                                                        {"maxTimeMS", kArgNumber}}));
+  CAIRN_ASSIGN_OR_RETURN(
+      CommandArgs args,
+      CommandArgs::Parse(request, {{"verbosity", kArgString}, {"maxTimeMS", kArgNumber}}));
   ExplainOptions options;
   std::string_view verbosity = args.GetString("verbosity", "allPlansExecution");
   if (verbosity == "queryPlanner") {

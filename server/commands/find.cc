@@ -13,14 +13,14 @@
 #include "query/collation/collator.h"
 #include "query/expression/expression.h"
 #include "query/projection/projection.h"
+#include "server/catalog/namespace.h"
 #include "server/commands/command_args.h"
 #include "server/commands/find_by_id.h"
 #include "server/cursor/cursor_batch.h"
-#include "server/exec/explain.h"
-#include "server/catalog/namespace.h"
-#include "server/exec/stream_builder.h"
-#include "server/exec/sort_stream.h"
 #include "server/cursor/tailable_cursor.h"
+#include "server/exec/explain.h"
+#include "server/exec/sort_stream.h"
+#include "server/exec/stream_builder.h"
 
 namespace cairn::server {
 
@@ -68,8 +68,9 @@ Result<ReturnKeySource> ReturnKeySourceOf(const PlanNode* plan) {
     source.key_pattern = BsonDoc(pattern);
     return source;
   }
-  return Status(ErrorCode::kBadValue, "find option 'returnKey' is not supported by Cairn yet "
-                                      "for this plan");
+  return Status(ErrorCode::kBadValue,
+                "find option 'returnKey' is not supported by Cairn yet "
+                "for this plan");
 }
 
 // The documents find returns when showRecordId or returnKey change them (MongoDB adds a
@@ -159,26 +160,37 @@ bool IsNaturalOrder(BsonView spec, bool* reverse) {
 Status HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   if (std::optional<Status> answered = TryFindById(ctx, request, reply)) return *answered;
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
-  CAIRN_ASSIGN_OR_RETURN(
-      CommandArgs args,
-      CommandArgs::Parse(
-          request,
-          {{"filter", kArgDocument}, {"projection", kArgDocument}, {"sort", kArgDocument},
-           {"hint", kArgDocument | kArgString}, {"skip", kArgNumber}, {"limit", kArgNumber},
-           {"batchSize", kArgNumber}, {"singleBatch", kArgBool}, {"max", kArgDocument},
-           {"min", kArgDocument}, {"returnKey", kArgBool}, {"showRecordId", kArgBool},
-           {"tailable", kArgBool}, {"oplogReplay", kArgBool}, {"noCursorTimeout", kArgBool},
-           {"awaitData", kArgBool}, {"allowPartialResults", kArgBool},
-           {"collation", kArgDocument}, {"allowDiskUse", kArgBool}, {"let", kArgDocument},
-           {"readOnce", kArgBool}, {"term", kArgNumber}}));
+  CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
+                         CommandArgs::Parse(request, {{"filter", kArgDocument},
+                                                      {"projection", kArgDocument},
+                                                      {"sort", kArgDocument},
+                                                      {"hint", kArgDocument | kArgString},
+                                                      {"skip", kArgNumber},
+                                                      {"limit", kArgNumber},
+                                                      {"batchSize", kArgNumber},
+                                                      {"singleBatch", kArgBool},
+                                                      {"max", kArgDocument},
+                                                      {"min", kArgDocument},
+                                                      {"returnKey", kArgBool},
+                                                      {"showRecordId", kArgBool},
+                                                      {"tailable", kArgBool},
+                                                      {"oplogReplay", kArgBool},
+                                                      {"noCursorTimeout", kArgBool},
+                                                      {"awaitData", kArgBool},
+                                                      {"allowPartialResults", kArgBool},
+                                                      {"collation", kArgDocument},
+                                                      {"allowDiskUse", kArgBool},
+                                                      {"let", kArgDocument},
+                                                      {"readOnce", kArgBool},
+                                                      {"term", kArgNumber}}));
   ctx.state.opcounters().query++;
   CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
   CAIRN_RETURN_IF_ERROR(CheckNonNegative("skip", args.GetInt("skip", 0)));
   CAIRN_RETURN_IF_ERROR(CheckNonNegative("limit", args.GetInt("limit", 0)));
   CAIRN_RETURN_IF_ERROR(CheckNonNegative("batchSize", args.GetInt("batchSize", 0)));
   // min/max bound the hinted index's scan (server/exec/access_path.h): 51176, 51173 here.
-  CAIRN_RETURN_IF_ERROR(index::ValidateFindMinMax(args.GetDocument("min"),
-                                                  args.GetDocument("max"), args.Has("hint")));
+  CAIRN_RETURN_IF_ERROR(index::ValidateFindMinMax(args.GetDocument("min"), args.GetDocument("max"),
+                                                  args.Has("hint")));
   const bool tailable = args.GetBool("tailable", false);
   const bool await_data = args.GetBool("awaitData", false);
   CAIRN_RETURN_IF_ERROR(CheckTailableFindOptions(tailable, await_data, args.GetDocument("sort"),
@@ -221,7 +233,8 @@ Status HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* re
   spec.limit = args.GetInt("limit", 0);
   spec.min = args.GetDocument("min");
   spec.max = args.GetDocument("max");
-  if (args.GetBool("allowDiskUse", true)) spec.spill_dir = SpillDirectory(ctx.state.options().dbpath);
+  if (args.GetBool("allowDiskUse", true))
+    spec.spill_dir = SpillDirectory(ctx.state.options().dbpath);
   spec.max_sort_memory_bytes =
       ctx.state.parameters().internal_query_max_blocking_sort_memory_usage_bytes.load();
 
@@ -267,14 +280,15 @@ Status HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* re
       CAIRN_ASSIGN_OR_RETURN(ReturnKeySource source, ReturnKeySourceOf(plan.winning.get()));
       key_source = std::move(source);
     }
-    cursor->stream = std::make_unique<FindOutputStream>(
-        std::move(cursor->stream), std::move(cursor->projection), show_record_id,
-        std::move(key_source));
+    cursor->stream =
+        std::make_unique<FindOutputStream>(std::move(cursor->stream), std::move(cursor->projection),
+                                           show_record_id, std::move(key_source));
     cursor->projection.reset();
   }
 
   // An error while the first batch runs carries MongoDB's context (find_cmd.cpp).
-  Status status = ReplyWithFirstBatch(ctx.state, std::move(cursor), batch_size, single_batch, reply);
+  Status status =
+      ReplyWithFirstBatch(ctx.state, std::move(cursor), batch_size, single_batch, reply);
   if (!status.ok()) return status.WithContext("Executor error during find command");
   return status;
 }

@@ -10,13 +10,13 @@
 #include "query/projection/projection.h"
 #include "query/sort/sort_pattern.h"
 #include "query/update/update.h"
+#include "server/catalog/namespace.h"
+#include "server/commands/command_args.h"
+#include "server/commands/write_statements.h"
+#include "server/exec/explain.h"
+#include "server/exec/stream_builder.h"
 #include "server/server_state.h"
 #include "server/write/collection_writer.h"
-#include "server/commands/command_args.h"
-#include "server/exec/explain.h"
-#include "server/catalog/namespace.h"
-#include "server/exec/stream_builder.h"
-#include "server/commands/write_statements.h"
 #include "server/write/write_ops.h"
 
 namespace cairn::server {
@@ -41,16 +41,20 @@ Status ProjectValue(const std::optional<query::Projection>& fields, BsonDoc* doc
 
 Status HandleFindAndModify(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
-  CAIRN_ASSIGN_OR_RETURN(
-      CommandArgs args,
-      CommandArgs::Parse(
-          request, {{"query", kArgDocument | kArgNull}, {"sort", kArgDocument | kArgNull},
-                    {"remove", kArgBool}, {"update", kArgDocument | kArgArray},
-                    {"new", kArgBool}, {"fields", kArgDocument | kArgNull},
-                    {"upsert", kArgBool}, {"bypassDocumentValidation", kArgBool},
-                    {"collation", kArgDocument}, {"arrayFilters", kArgArray},
-                    {"hint", kArgDocument | kArgString}, {"let", kArgDocument},
-                    {"stmtId", kArgNumber}}));
+  CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
+                         CommandArgs::Parse(request, {{"query", kArgDocument | kArgNull},
+                                                      {"sort", kArgDocument | kArgNull},
+                                                      {"remove", kArgBool},
+                                                      {"update", kArgDocument | kArgArray},
+                                                      {"new", kArgBool},
+                                                      {"fields", kArgDocument | kArgNull},
+                                                      {"upsert", kArgBool},
+                                                      {"bypassDocumentValidation", kArgBool},
+                                                      {"collation", kArgDocument},
+                                                      {"arrayFilters", kArgArray},
+                                                      {"hint", kArgDocument | kArgString},
+                                                      {"let", kArgDocument},
+                                                      {"stmtId", kArgNumber}}));
   CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
   bool remove = args.GetBool("remove", false);
   bool return_new = args.GetBool("new", false);
@@ -58,11 +62,13 @@ Status HandleFindAndModify(CommandContext& ctx, const CommandRequest& request, b
   bson_iter_t update_it;
   bool has_update = args.Get("update", &update_it);
   if (remove && has_update) return FailedToParse("Cannot specify both an update and remove=true");
-  if (!remove && !has_update) return FailedToParse("Either an update or remove=true must be specified");
+  if (!remove && !has_update)
+    return FailedToParse("Either an update or remove=true must be specified");
   if (remove && upsert) return FailedToParse("Cannot specify both upsert=true and remove=true ");
   if (remove && return_new) {
     return FailedToParse(
-        "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document");
+        "Cannot specify both new=true and remove=true; 'remove' always returns the deleted "
+        "document");
   }
   bson_iter_t it;
   BsonView array_filters;
@@ -94,9 +100,8 @@ Status HandleFindAndModify(CommandContext& ctx, const CommandRequest& request, b
   }
   std::optional<query::Update> update;
   if (has_update && BSON_ITER_HOLDS_ARRAY(&update_it)) {
-    CAIRN_ASSIGN_OR_RETURN(query::Update parsed,
-                           query::Update::ParsePipeline(IterDocument(&update_it), array_filters,
-                                                        let));
+    CAIRN_ASSIGN_OR_RETURN(query::Update parsed, query::Update::ParsePipeline(
+                                                     IterDocument(&update_it), array_filters, let));
     update.emplace(std::move(parsed));
     ctx.state.opcounters().update++;
   } else if (has_update) {
@@ -121,13 +126,15 @@ Status HandleFindAndModify(CommandContext& ctx, const CommandRequest& request, b
     target.upsert = upsert;
     return RunExplain(ctx, *ctx.explain, target, reply);
   }
-  CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<CollectionWriter> writer,
-                         CollectionWriter::Open(ctx.state.writes(), ns, /*create_if_missing=*/upsert));
+  CAIRN_ASSIGN_OR_RETURN(
+      std::unique_ptr<CollectionWriter> writer,
+      CollectionWriter::Open(ctx.state.writes(), ns, /*create_if_missing=*/upsert));
   writer->set_bypass_document_validation(args.GetBool("bypassDocumentValidation", false));
   bool found = false;
   BsonDoc result;  // the document to return
   if (writer->collection()) {
-    auto stream = BuildQueryStream(ctx.state.engine(), writer->collection(), spec, &ctx.state.id_cache());
+    auto stream =
+        BuildQueryStream(ctx.state.engine(), writer->collection(), spec, &ctx.state.id_cache());
     if (stream->Next()) {
       found = true;
       BsonView doc = stream->document();
@@ -136,9 +143,8 @@ Status HandleFindAndModify(CommandContext& ctx, const CommandRequest& request, b
         result = BsonDoc(doc);
       } else {
         BsonDoc new_doc;
-        CAIRN_ASSIGN_OR_RETURN(bool modified,
-                               UpdateDocument(*writer, *update, stream->record_id(), doc, &new_doc,
-                                              spec.matcher.get()));
+        CAIRN_ASSIGN_OR_RETURN(bool modified, UpdateDocument(*writer, *update, stream->record_id(),
+                                                             doc, &new_doc, spec.matcher.get()));
         (void)modified;
         result = return_new ? std::move(new_doc) : BsonDoc(doc);
       }

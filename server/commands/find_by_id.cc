@@ -22,13 +22,17 @@ namespace {
 // A count argument (limit, batchSize) that is a whole number >= min.
 bool IsWholeAtLeast(const bson_iter_t* value, int64_t min) {
   switch (bson_iter_type(value)) {
-    case BSON_TYPE_INT32: return bson_iter_int32(value) >= min;
-    case BSON_TYPE_INT64: return bson_iter_int64(value) >= min;
+    case BSON_TYPE_INT32:
+      return bson_iter_int32(value) >= min;
+    case BSON_TYPE_INT64:
+      return bson_iter_int64(value) >= min;
     case BSON_TYPE_DOUBLE: {
       double d = bson_iter_double(value);
-      return d >= static_cast<double>(min) && d <= 1e15 && d == static_cast<double>(static_cast<int64_t>(d));
+      return d >= static_cast<double>(min) && d <= 1e15 &&
+             d == static_cast<double>(static_cast<int64_t>(d));
     }
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -63,8 +67,7 @@ std::optional<Status> TryFindById(CommandContext& ctx, const CommandRequest& req
       if (!IsWholeAtLeast(&it, 1)) return std::nullopt;  // 0 keeps an open cursor
     } else if (key == "singleBatch") {
       if (!BSON_ITER_HOLDS_BOOL(&it)) return std::nullopt;
-    } else if (key != "$db" && key != "lsid" && key != "$clusterTime" &&
-               key != "$readPreference") {
+    } else if (key != "$db" && key != "lsid" && key != "$clusterTime" && key != "$readPreference") {
       return std::nullopt;
     }
   }

@@ -13,9 +13,9 @@ Status HandleGetLog(CommandContext& ctx, const CommandRequest& request, bson_t* 
   request.body.Init(&it);
   bson_iter_next(&it);
   if (!BSON_ITER_HOLDS_UTF8(&it)) {
-    return Status(ErrorCode::kTypeMismatch,
-                  "Argument to getLog must be of type String; found " + ValueToShellString(&it) +
-                      " of type " + std::string(BsonTypeName(bson_iter_type(&it))));
+    return Status(ErrorCode::kTypeMismatch, "Argument to getLog must be of type String; found " +
+                                                ValueToShellString(&it) + " of type " +
+                                                std::string(BsonTypeName(bson_iter_type(&it))));
   }
   std::string_view name = IterUtf8(&it);
   if (name == "*") {

@@ -2,14 +2,15 @@
 // 16 MiB, or 1 MiB without batchSize, when the following batch is read ahead, reply and all:
 // see ReadAhead). The cursor is closed when its stream is exhausted. A non-tailable cursor's
 // batches run under what is left of its find's or aggregate's maxTimeMS (a getMore's own
-// maxTimeMS is accepted and ignored for them, as MongoDB does). Tailable cursors: tailable_cursor.h.
+// maxTimeMS is accepted and ignored for them, as MongoDB does). Tailable cursors:
+// tailable_cursor.h.
 #include <string>
 
+#include "server/catalog/namespace.h"
 #include "server/commands/command_args.h"
 #include "server/cursor/cursor_batch.h"
-#include "server/catalog/namespace.h"
-#include "wire/reply_buffer.h"
 #include "server/cursor/tailable_cursor.h"
+#include "wire/reply_buffer.h"
 
 namespace cairn::server {
 
@@ -18,15 +19,16 @@ Status HandleGetMore(CommandContext& ctx, const CommandRequest& request, bson_t*
   request.body.Init(&it);
   bson_iter_next(&it);
   if (bson_iter_type(&it) != BSON_TYPE_INT64) {
-    return Status(ErrorCode::kTypeMismatch,
-                  "BSON field 'getMore.getMore' is the wrong type '" +
-                      std::string(BsonTypeName(bson_iter_type(&it))) + "', expected type 'long'");
+    return Status(ErrorCode::kTypeMismatch, "BSON field 'getMore.getMore' is the wrong type '" +
+                                                std::string(BsonTypeName(bson_iter_type(&it))) +
+                                                "', expected type 'long'");
   }
   int64_t id = bson_iter_int64(&it);
-  CAIRN_ASSIGN_OR_RETURN(
-      CommandArgs args,
-      CommandArgs::Parse(request, {{"collection", kArgString, true}, {"batchSize", kArgNumber},
-                                   {"term", kArgNumber}, {"lastKnownCommittedOpTime", kArgDocument}}));
+  CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
+                         CommandArgs::Parse(request, {{"collection", kArgString, true},
+                                                      {"batchSize", kArgNumber},
+                                                      {"term", kArgNumber},
+                                                      {"lastKnownCommittedOpTime", kArgDocument}}));
   ctx.state.opcounters().getmore++;
   int64_t batch_size = args.GetInt("batchSize", 0);
   CAIRN_RETURN_IF_ERROR(CheckNonNegative("batchSize", batch_size));
@@ -64,19 +66,20 @@ Status HandleGetMore(CommandContext& ctx, const CommandRequest& request, bson_t*
     }
     DropPreparedBatch(*cursor);
   }
-  Status status = AppendCursorBatch(reply, std::move(cursor), "nextBatch", batch_size, /*empty=*/false,
-                           [&](std::unique_ptr<Cursor> done, bool exhausted) -> int64_t {
-                             if (exhausted) {
-                               ctx.state.cursors().Discard(std::move(done));
-                               return 0;
-                             }
-                             SaveCursorDeadline(*done);
-                             ctx.state.cursors().CheckIn(std::move(done));
-                             // A driver iterating a cursor without batchSize will ask for the
-                             // next batch: read it while this one is on its way.
-                             if (batch_size == 0) ctx.connection.read_ahead_cursor = id;
-                             return id;
-                           });
+  Status status =
+      AppendCursorBatch(reply, std::move(cursor), "nextBatch", batch_size, /*empty=*/false,
+                        [&](std::unique_ptr<Cursor> done, bool exhausted) -> int64_t {
+                          if (exhausted) {
+                            ctx.state.cursors().Discard(std::move(done));
+                            return 0;
+                          }
+                          SaveCursorDeadline(*done);
+                          ctx.state.cursors().CheckIn(std::move(done));
+                          // A driver iterating a cursor without batchSize will ask for the
+                          // next batch: read it while this one is on its way.
+                          if (batch_size == 0) ctx.connection.read_ahead_cursor = id;
+                          return id;
+                        });
   // An error while the batch runs carries MongoDB's context (getmore_cmd.cpp), for find and
   // aggregate cursors alike.
   if (!status.ok()) return status.WithContext("Executor error during getMore");

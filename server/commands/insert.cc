@@ -3,29 +3,32 @@
 // writeErrors with its index. All accepted documents commit in one atomic WriteBatch.
 #include <string>
 
-#include "server/server_state.h"
-#include "server/write/collection_writer.h"
-#include "server/commands/command_args.h"
 #include "server/catalog/namespace.h"
+#include "server/commands/command_args.h"
 #include "server/commands/reply.h"
 #include "server/commands/write_statements.h"
+#include "server/server_state.h"
+#include "server/write/collection_writer.h"
 
 namespace cairn::server {
 
 Status HandleInsert(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
-  CAIRN_ASSIGN_OR_RETURN(
-      CommandArgs args,
-      CommandArgs::Parse(request, {{"documents", kArgArray, true}, {"ordered", kArgBool},
-                                   {"bypassDocumentValidation", kArgBool}, {"let", kArgDocument},
-                                   {"stmtIds", kArgArray}, {"stmtId", kArgNumber}}));
+  CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
+                         CommandArgs::Parse(request, {{"documents", kArgArray, true},
+                                                      {"ordered", kArgBool},
+                                                      {"bypassDocumentValidation", kArgBool},
+                                                      {"let", kArgDocument},
+                                                      {"stmtIds", kArgArray},
+                                                      {"stmtId", kArgNumber}}));
   CAIRN_ASSIGN_OR_RETURN(std::vector<BsonView> documents, WriteStatements(request, "documents"));
   CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
   bool ordered = args.GetBool("ordered", true);
   std::string ns = MakeNamespace(request.db, collection);
 
-  CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<CollectionWriter> writer,
-                         CollectionWriter::Open(ctx.state.writes(), ns, /*create_if_missing=*/true));
+  CAIRN_ASSIGN_OR_RETURN(
+      std::unique_ptr<CollectionWriter> writer,
+      CollectionWriter::Open(ctx.state.writes(), ns, /*create_if_missing=*/true));
   writer->set_bypass_document_validation(args.GetBool("bypassDocumentValidation", false));
   // Shape every document first, then probe all their _ids in one batched read (valid for the
   // whole command: it commits once, at the end).

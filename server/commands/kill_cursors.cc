@@ -1,8 +1,8 @@
 // killCursors: closes cursors by id and reports which were killed and which were not found.
 #include <vector>
 
-#include "server/commands/command_args.h"
 #include "server/catalog/namespace.h"
+#include "server/commands/command_args.h"
 #include "server/server_state.h"
 
 namespace cairn::server {

@@ -20,17 +20,15 @@ Status HandleKillOp(CommandContext& ctx, const CommandRequest& request, bson_t* 
   if (!IterAsInt64(&op, &opid)) {
     double value = 0;
     if (!IterAsDouble(&op, &value)) {
-      return Status(ErrorCode::kTypeMismatch,
-                    "\"op\" had the wrong type. Expected number, found " +
-                        std::string(BsonTypeName(bson_iter_type(&op))));
+      return Status(ErrorCode::kTypeMismatch, "\"op\" had the wrong type. Expected number, found " +
+                                                  std::string(BsonTypeName(bson_iter_type(&op))));
     }
-    return Status(ErrorCode::kBadValue, "Expected field \"op\" to have integral value, not " +
-                                            ValueToShellString(&op));
+    return Status(ErrorCode::kBadValue,
+                  "Expected field \"op\" to have integral value, not " + ValueToShellString(&op));
   }
   if (opid < INT_MIN || opid > INT_MAX) {
-    return Status(ErrorCode::kLocation26823,
-                  "invalid op : " + std::to_string(opid) +
-                      ". Op ID cannot be represented with 32 bits");
+    return Status(ErrorCode::kLocation26823, "invalid op : " + std::to_string(opid) +
+                                                 ". Op ID cannot be represented with 32 bits");
   }
   {
     BsonDoc attr;

@@ -4,17 +4,18 @@
 #include <string>
 
 #include "query/matcher/matcher.h"
-#include "server/commands/command_args.h"
 #include "server/catalog/namespace.h"
+#include "server/commands/command_args.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
 
 Status HandleListCollections(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
-  CAIRN_ASSIGN_OR_RETURN(
-      CommandArgs args,
-      CommandArgs::Parse(request, {{"filter", kArgDocument}, {"nameOnly", kArgBool},
-                                   {"authorizedCollections", kArgBool}, {"cursor", kArgDocument}}));
+  CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
+                         CommandArgs::Parse(request, {{"filter", kArgDocument},
+                                                      {"nameOnly", kArgBool},
+                                                      {"authorizedCollections", kArgBool},
+                                                      {"cursor", kArgDocument}}));
   CAIRN_RETURN_IF_ERROR(ValidateDatabaseName(request.db));
   CAIRN_ASSIGN_OR_RETURN(query::Matcher filter, query::Matcher::Parse(args.GetDocument("filter")));
   bool name_only = args.GetBool("nameOnly", false);

@@ -9,10 +9,10 @@
 namespace cairn::server {
 
 Status HandleListDatabases(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
-  CAIRN_ASSIGN_OR_RETURN(
-      CommandArgs args,
-      CommandArgs::Parse(request, {{"filter", kArgDocument}, {"nameOnly", kArgBool},
-                                   {"authorizedDatabases", kArgBool}}));
+  CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
+                         CommandArgs::Parse(request, {{"filter", kArgDocument},
+                                                      {"nameOnly", kArgBool},
+                                                      {"authorizedDatabases", kArgBool}}));
   CAIRN_ASSIGN_OR_RETURN(query::Matcher filter, query::Matcher::Parse(args.GetDocument("filter")));
   bool name_only = args.GetBool("nameOnly", false);
   storage::Engine& engine = ctx.state.engine();

@@ -5,8 +5,8 @@
 
 #include "index/index_descriptor.h"
 
-#include "server/commands/command_args.h"
 #include "server/catalog/namespace.h"
+#include "server/commands/command_args.h"
 #include "server/server_state.h"
 
 namespace cairn::server {

@@ -3,8 +3,8 @@
 // precise error (it would copy every document).
 #include <string>
 
-#include "server/commands/command_args.h"
 #include "server/catalog/namespace.h"
+#include "server/commands/command_args.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
@@ -14,7 +14,8 @@ namespace {
 Status SplitNamespace(std::string_view ns, std::string_view* db, std::string_view* collection) {
   size_t dot = ns.find('.');
   if (dot == std::string_view::npos || dot == 0 || dot + 1 >= ns.size()) {
-    return Status(ErrorCode::kInvalidNamespace, "Invalid namespace specified '" + std::string(ns) + "'");
+    return Status(ErrorCode::kInvalidNamespace,
+                  "Invalid namespace specified '" + std::string(ns) + "'");
   }
   *db = ns.substr(0, dot);
   *collection = ns.substr(dot + 1);
@@ -25,10 +26,9 @@ Status SplitNamespace(std::string_view ns, std::string_view* db, std::string_vie
 
 Status HandleRenameCollection(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view from, CollectionNameArg(request));
-  CAIRN_ASSIGN_OR_RETURN(
-      CommandArgs args,
-      CommandArgs::Parse(request, {{"to", kArgString, true}, {"dropTarget", kArgAny},
-                                   {"stayTemp", kArgBool}}));
+  CAIRN_ASSIGN_OR_RETURN(CommandArgs args, CommandArgs::Parse(request, {{"to", kArgString, true},
+                                                                        {"dropTarget", kArgAny},
+                                                                        {"stayTemp", kArgBool}}));
   std::string_view to = args.GetString("to");
   std::string_view from_db, from_coll, to_db, to_coll;
   CAIRN_RETURN_IF_ERROR(SplitNamespace(from, &from_db, &from_coll));
@@ -41,7 +41,8 @@ Status HandleRenameCollection(CommandContext& ctx, const CommandRequest& request
   bool drop = args.Get("dropTarget", &drop_target) && bson_iter_as_bool(&drop_target);
   storage::Catalog& catalog = ctx.state.engine().catalog();
   if (!catalog.Find(from)) {
-    return Status(ErrorCode::kNamespaceNotFound, "Source collection " + std::string(from) + " does not exist");
+    return Status(ErrorCode::kNamespaceNotFound,
+                  "Source collection " + std::string(from) + " does not exist");
   }
   if (from == to) {
     return Status(ErrorCode::kIllegalOperation, "Can't rename a collection to itself");

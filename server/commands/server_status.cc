@@ -46,14 +46,16 @@ Status HandleServerStatus(CommandContext& ctx, const CommandRequest& request, bs
 
   bson_t connections;
   BSON_APPEND_DOCUMENT_BEGIN(reply, "connections", &connections);
-  BSON_APPEND_INT32(&connections, "current", static_cast<int32_t>(state.current_connections.load()));
+  BSON_APPEND_INT32(&connections, "current",
+                    static_cast<int32_t>(state.current_connections.load()));
   struct rlimit limit;
   int64_t available = 1000000;
   if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
     available = static_cast<int64_t>(limit.rlim_cur) - state.current_connections.load();
   }
   BSON_APPEND_INT32(&connections, "available", static_cast<int32_t>(available));
-  BSON_APPEND_INT32(&connections, "totalCreated", static_cast<int32_t>(state.total_connections.load()));
+  BSON_APPEND_INT32(&connections, "totalCreated",
+                    static_cast<int32_t>(state.total_connections.load()));
   BSON_APPEND_INT32(&connections, "active", static_cast<int32_t>(state.current_connections.load()));
   bson_append_document_end(reply, &connections);
 

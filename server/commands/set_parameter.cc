@@ -16,9 +16,8 @@ namespace cairn::server {
 namespace {
 
 // Parameters getParameter reports that Cairn does not let a client change.
-constexpr std::string_view kReadOnlyParameters[] = {"cursorTimeoutMillis",
-                                                    "featureCompatibilityVersion", "logLevel",
-                                                    "quiet"};
+constexpr std::string_view kReadOnlyParameters[] = {
+    "cursorTimeoutMillis", "featureCompatibilityVersion", "logLevel", "quiet"};
 
 bool IsReadOnly(std::string_view name) {
   for (std::string_view p : kReadOnlyParameters) {

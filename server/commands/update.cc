@@ -7,14 +7,14 @@
 #include "query/expression/expression.h"
 #include "query/matcher/matcher.h"
 #include "query/update/update.h"
-#include "server/server_state.h"
-#include "server/write/collection_writer.h"
-#include "server/commands/command_args.h"
-#include "server/exec/explain.h"
 #include "server/catalog/namespace.h"
-#include "server/exec/stream_builder.h"
+#include "server/commands/command_args.h"
 #include "server/commands/reply.h"
 #include "server/commands/write_statements.h"
+#include "server/exec/explain.h"
+#include "server/exec/stream_builder.h"
+#include "server/server_state.h"
+#include "server/write/collection_writer.h"
 #include "server/write/write_ops.h"
 
 namespace cairn::server {
@@ -59,7 +59,8 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
                          pipeline ? query::Update::ParsePipeline(update_doc, array_filters, context)
                                   : query::Update::Parse(update_doc, array_filters, context));
   if (multi && update.is_replacement()) {
-    return Status(ErrorCode::kFailedToParse, "multi update is not supported for replacement-style update");
+    return Status(ErrorCode::kFailedToParse,
+                  "multi update is not supported for replacement-style update");
   }
   QuerySpec spec;
   spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
@@ -76,12 +77,14 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
     return RunExplain(ctx, *ctx.explain, target, ctx.explain->reply);
   }
 
-  CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<CollectionWriter> writer,
-                         CollectionWriter::Open(ctx.state.writes(), ns, /*create_if_missing=*/upsert));
+  CAIRN_ASSIGN_OR_RETURN(
+      std::unique_ptr<CollectionWriter> writer,
+      CollectionWriter::Open(ctx.state.writes(), ns, /*create_if_missing=*/upsert));
   writer->set_bypass_document_validation(bypass_validation);
   if (writer->collection()) {
     // Built after the writer holds the collection lock, so it sees every committed write.
-    auto stream = BuildQueryStream(ctx.state.engine(), writer->collection(), spec, &ctx.state.id_cache());
+    auto stream =
+        BuildQueryStream(ctx.state.engine(), writer->collection(), spec, &ctx.state.id_cache());
     while (stream->Next()) {
       ++result->matched;
       BsonDoc new_doc;
@@ -112,14 +115,17 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
 
 Status HandleUpdate(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
-  CAIRN_ASSIGN_OR_RETURN(
-      CommandArgs args,
-      CommandArgs::Parse(request, {{"updates", kArgArray, true}, {"ordered", kArgBool},
-                                   {"bypassDocumentValidation", kArgBool}, {"let", kArgDocument},
-                                   {"stmtIds", kArgArray}, {"stmtId", kArgNumber}}));
-  CAIRN_ASSIGN_OR_RETURN(std::vector<BsonView> statements, WriteStatements(
-      request, "updates",
-      {"q", "u", "upsert", "multi", "arrayFilters", "hint", "collation", "c", "upsertSupplied"}));
+  CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
+                         CommandArgs::Parse(request, {{"updates", kArgArray, true},
+                                                      {"ordered", kArgBool},
+                                                      {"bypassDocumentValidation", kArgBool},
+                                                      {"let", kArgDocument},
+                                                      {"stmtIds", kArgArray},
+                                                      {"stmtId", kArgNumber}}));
+  CAIRN_ASSIGN_OR_RETURN(std::vector<BsonView> statements,
+                         WriteStatements(request, "updates",
+                                         {"q", "u", "upsert", "multi", "arrayFilters", "hint",
+                                          "collation", "c", "upsertSupplied"}));
   // Like the unknown fields, a mistyped arrayFilters or collation fails the whole command (IDL
   // parse).
   for (BsonView statement : statements) {

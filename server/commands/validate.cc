@@ -39,8 +39,8 @@
 #include "index/key_string.h"
 #include "server/catalog/collection_indexes.h"
 #include "server/catalog/collection_validator.h"
-#include "server/commands/command_args.h"
 #include "server/catalog/namespace.h"
+#include "server/commands/command_args.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
@@ -121,8 +121,7 @@ Result<Options> ParseOptions(BsonView body) {
         "Running the validate command with both { checkBSONConformance: true } and { repair: "
         "true } is not supported.");
   }
-  if (o.metadata &&
-      (o.background || o.full || o.enforce_fast_count || o.check_bson || o.repair)) {
+  if (o.metadata && (o.background || o.full || o.enforce_fast_count || o.check_bson || o.repair)) {
     return InvalidOptions(
         "Running the validate command with { metadata: true } is not supported with any other "
         "options");
@@ -217,9 +216,8 @@ class BsonChecker {
     switch (type) {
       case BSON_TYPE_DOCUMENT:
       case BSON_TYPE_ARRAY: {
-        Push(type == BSON_TYPE_ARRAY, [&](bson_iter_t* child) {
-          return bson_iter_recurse(it, child);
-        });
+        Push(type == BSON_TYPE_ARRAY,
+             [&](bson_iter_t* child) { return bson_iter_recurse(it, child); });
         return;
       }
       case BSON_TYPE_CODEWSCOPE: {
@@ -430,8 +428,8 @@ class Validation {
       if (!descriptor.ok()) {
         results_.valid = false;
         results_.errors.push_back(
-            "The index specification for index '" + entry.name +
-            "' contains invalid fields. " + descriptor.status().reason() +
+            "The index specification for index '" + entry.name + "' contains invalid fields. " +
+            descriptor.status().reason() +
             ". Run the 'collMod' command on the collection without any arguments to fix the "
             "invalid index options");
         continue;
@@ -502,8 +500,8 @@ class Validation {
     int64_t kept = 0;
     for (size_t b = 0; b < kNumBuckets; ++b) {
       if (buckets_[b] == 0) continue;
-      const bool fits = bucket_bytes_[smallest] > limit ? b == smallest
-                                                        : kept + bucket_bytes_[b] <= limit;
+      const bool fits =
+          bucket_bytes_[smallest] > limit ? b == smallest : kept + bucket_bytes_[b] <= limit;
       if (fits) {
         kept += bucket_bytes_[b];
       } else {
@@ -512,7 +510,8 @@ class Validation {
     }
     results_.errors.push_back(
         "Not all index entry inconsistencies are reported due to memory limitations. Memory "
-        "limit for validation is currently set to " + std::to_string(kMaxValidateMemoryUsageMB) +
+        "limit for validation is currently set to " +
+        std::to_string(kMaxValidateMemoryUsageMB) +
         "MB and can be configured via the 'maxValidateMemoryUsageMB' parameter.");
     results_.valid = false;
   }
@@ -584,10 +583,9 @@ class Validation {
     if (!to_remove.empty()) CAIRN_RETURN_IF_ERROR(RemoveCorruptRecords(to_remove));
     const int64_t fast_count = engine_.RecordCount(collection_->prefix);
     if (options_.enforce_fast_count && fast_count != results_.nrecords) {
-      results_.errors.push_back("fast count (" + std::to_string(fast_count) +
-                                ") does not match number of records (" +
-                                std::to_string(results_.nrecords) + ") for collection '" + ns_ +
-                                "'");
+      results_.errors.push_back(
+          "fast count (" + std::to_string(fast_count) + ") does not match number of records (" +
+          std::to_string(results_.nrecords) + ") for collection '" + ns_ + "'");
       results_.valid = false;
     }
     // As updateStatsAfterRepair: a valid collection's counters take the counted values.
@@ -836,8 +834,7 @@ class Validation {
       results_.valid = false;
     }
     if (n_extra > 0) {
-      results_.warnings.push_back("Detected " + std::to_string(n_extra) +
-                                  " extra index entries.");
+      results_.warnings.push_back("Detected " + std::to_string(n_extra) + " extra index entries.");
       results_.valid = false;
     }
   }
@@ -887,10 +884,9 @@ class Validation {
     index::IndexState state = index.state;
     state.multikey = std::move(paths);
     state.multikey.resize(index.descriptor->num_fields(), 0);
-    CAIRN_ASSIGN_OR_RETURN(
-        storage::CollectionHandle handle,
-        engine_.catalog().UpdateIndex(ns_, index.name, index.descriptor->spec(),
-                                      index::EncodeIndexState(state).view()));
+    CAIRN_ASSIGN_OR_RETURN(storage::CollectionHandle handle,
+                           engine_.catalog().UpdateIndex(ns_, index.name, index.descriptor->spec(),
+                                                         index::EncodeIndexState(state).view()));
     collection_ = std::move(handle);
     index.state = std::move(state);
     results_.repaired = true;
@@ -940,16 +936,16 @@ class Validation {
     }
     const bool multikey = index->text || index::IsMultikey(index->state.multikey);
     if (index->valid && !multikey && keys > records) {
-      index->errors.push_back("index " + index->name +
-                              " is not multi-key, but has more entries" + counts);
+      index->errors.push_back("index " + index->name + " is not multi-key, but has more entries" +
+                              counts);
       index->valid = false;
     }
     const index::IndexDescriptor& d = *index->descriptor;
     if (index->valid && !d.sparse() && d.partial_filter() == nullptr && !d.is_id_index() &&
         !index->text && keys < records) {
       too_few = true;
-      std::string message = "index " + index->name +
-                            " is not sparse or partial, but has fewer entries" + counts;
+      std::string message =
+          "index " + index->name + " is not sparse or partial, but has fewer entries" + counts;
       if (errors_on_too_few) {
         index->errors.push_back(std::move(message));
         index->valid = false;

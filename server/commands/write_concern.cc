@@ -9,10 +9,10 @@ namespace cairn::server {
 namespace {
 
 Status WrongType(std::string_view field, const bson_iter_t* it, std::string_view expected) {
-  return Status(ErrorCode::kTypeMismatch,
-                "BSON field 'writeConcern." + std::string(field) + "' is the wrong type '" +
-                    std::string(BsonTypeName(bson_iter_type(it))) + "', expected types '" +
-                    std::string(expected) + "'");
+  return Status(ErrorCode::kTypeMismatch, "BSON field 'writeConcern." + std::string(field) +
+                                              "' is the wrong type '" +
+                                              std::string(BsonTypeName(bson_iter_type(it))) +
+                                              "', expected types '" + std::string(expected) + "'");
 }
 
 bool IsNumber(const bson_iter_t* it) {
@@ -28,10 +28,9 @@ Result<WriteConcern> ParseWriteConcern(const bson_iter_t* field) {
   bson_iter_t wc = *field;
   if (BSON_ITER_HOLDS_NULL(&wc)) return concern;
   if (!BSON_ITER_HOLDS_DOCUMENT(&wc)) {
-    return Status(ErrorCode::kTypeMismatch,
-                  "BSON field 'writeConcern' is the wrong type '" +
-                      std::string(BsonTypeName(bson_iter_type(&wc))) +
-                      "', expected type 'object'");
+    return Status(ErrorCode::kTypeMismatch, "BSON field 'writeConcern' is the wrong type '" +
+                                                std::string(BsonTypeName(bson_iter_type(&wc))) +
+                                                "', expected type 'object'");
   }
   bson_iter_t it;
   bson_iter_recurse(&wc, &it);

@@ -15,18 +15,18 @@ Result<std::vector<BsonView>> WriteStatements(const CommandRequest& request, std
     statements = sequence->documents;
   } else if (request.body.Find(field, &it)) {
     if (!BSON_ITER_HOLDS_ARRAY(&it)) {
-      return Status(ErrorCode::kTypeMismatch,
-                    "BSON field '" + std::string(request.name) + "." + std::string(field) +
-                        "' is the wrong type '" + std::string(BsonTypeName(bson_iter_type(&it))) +
-                        "', expected type 'array'");
+      return Status(ErrorCode::kTypeMismatch, "BSON field '" + std::string(request.name) + "." +
+                                                  std::string(field) + "' is the wrong type '" +
+                                                  std::string(BsonTypeName(bson_iter_type(&it))) +
+                                                  "', expected type 'array'");
     }
     bson_iter_t element;
     bson_iter_recurse(&it, &element);
     while (bson_iter_next(&element)) {
       if (!BSON_ITER_HOLDS_DOCUMENT(&element)) {
         return Status(ErrorCode::kTypeMismatch,
-                      "BSON field '" + std::string(request.name) + "." + std::string(field) +
-                          "." + std::string(IterKey(&element)) + "' is the wrong type '" +
+                      "BSON field '" + std::string(request.name) + "." + std::string(field) + "." +
+                          std::string(IterKey(&element)) + "' is the wrong type '" +
                           std::string(BsonTypeName(bson_iter_type(&element))) +
                           "', expected type 'object'");
       }
@@ -82,10 +82,10 @@ Result<BsonElement> StatementDocumentField(std::string_view command, std::string
                   "BSON field '" + path + "' is missing but a required field");
   }
   if (!BSON_ITER_HOLDS_DOCUMENT(&it) && !(also_array && BSON_ITER_HOLDS_ARRAY(&it))) {
-    return Status(ErrorCode::kTypeMismatch,
-                  "BSON field '" + path + "' is the wrong type '" +
-                      std::string(BsonTypeName(bson_iter_type(&it))) + "', expected type" +
-                      (also_array ? "s '[array, object]'" : " 'object'"));
+    return Status(ErrorCode::kTypeMismatch, "BSON field '" + path + "' is the wrong type '" +
+                                                std::string(BsonTypeName(bson_iter_type(&it))) +
+                                                "', expected type" +
+                                                (also_array ? "s '[array, object]'" : " 'object'"));
   }
   return BsonElement(&it);
 }
@@ -103,10 +103,10 @@ Result<BsonView> StatementCollationField(std::string_view command, std::string_v
 Result<BsonView> ArrayFiltersField(std::string_view path, const bson_iter_t* value) {
   if (value == nullptr) return BsonView();
   if (!BSON_ITER_HOLDS_ARRAY(value)) {
-    return Status(ErrorCode::kTypeMismatch,
-                  "BSON field '" + std::string(path) + "' is the wrong type '" +
-                      std::string(BsonTypeName(bson_iter_type(value))) +
-                      "', expected type 'array'");
+    return Status(ErrorCode::kTypeMismatch, "BSON field '" + std::string(path) +
+                                                "' is the wrong type '" +
+                                                std::string(BsonTypeName(bson_iter_type(value))) +
+                                                "', expected type 'array'");
   }
   BsonView filters = IterDocument(value);
   bson_iter_t it;
@@ -115,8 +115,7 @@ Result<BsonView> ArrayFiltersField(std::string_view path, const bson_iter_t* val
     if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
       return Status(ErrorCode::kTypeMismatch,
                     "BSON field '" + std::string(path) + "." + std::string(IterKey(&it)) +
-                        "' is the wrong type '" +
-                        std::string(BsonTypeName(bson_iter_type(&it))) +
+                        "' is the wrong type '" + std::string(BsonTypeName(bson_iter_type(&it))) +
                         "', expected type 'object'");
     }
   }

@@ -40,7 +40,8 @@ size_t FormatIndex(uint32_t n, char* buf) {
 
 // The buffered document at the cursor's read position.
 BsonView BufferedDocument(const Cursor& cursor) {
-  const uint8_t* at = reinterpret_cast<const uint8_t*>(cursor.buffered.data()) + cursor.buffered_offset;
+  const uint8_t* at =
+      reinterpret_cast<const uint8_t*>(cursor.buffered.data()) + cursor.buffered_offset;
   uint32_t length;
   std::memcpy(&length, at, sizeof length);
   return BsonView(at, BSON_UINT32_FROM_LE(length));
@@ -154,8 +155,7 @@ void ReadAheadIntoBuffer(Cursor& cursor) {
 
 // The nextBatch array of a finished prepared reply.
 bool PreparedBatchArray(const wire::ReplyBuffer& prepared, bson_iter_t* batch) {
-  BsonView body(prepared.data() + wire::kOpMsgBodyOffset,
-                prepared.size() - wire::kOpMsgBodyOffset);
+  BsonView body(prepared.data() + wire::kOpMsgBodyOffset, prepared.size() - wire::kOpMsgBodyOffset);
   bson_iter_t it;
   return body.Init(&it) && bson_iter_find_descendant(&it, "cursor.nextBatch", batch) &&
          bson_iter_recurse(batch, batch);

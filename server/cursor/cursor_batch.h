@@ -18,15 +18,16 @@ namespace cairn::server {
 inline constexpr int64_t kDefaultFirstBatchDocs = 101;
 
 // Appends `field` (firstBatch or nextBatch) with up to `max_docs` documents (0 = no count
-// limit: the batch then stops at 1 MiB, else at 16 MiB) to `cursor_doc`. Sets *exhausted when the stream has nothing more.
+// limit: the batch then stops at 1 MiB, else at 16 MiB) to `cursor_doc`. Sets *exhausted when the
+// stream has nothing more.
 Status FillBatch(Cursor& cursor, bson_t* cursor_doc, const char* field, int64_t max_docs,
                  bool* exhausted);
 
 // Reads the next default batch (1 MiB) while the client consumes the last one: the server calls
 // it after sending a batch. It builds the whole reply of a getMore without batchSize into
-// cursor.prepared, so that getMore sends it with no further work and no copy (wire::ReplyBuffer::Adopt)
-// — the batch's reading and building leave the request's critical path. Cursors with a
-// projection get their documents buffered instead.
+// cursor.prepared, so that getMore sends it with no further work and no copy
+// (wire::ReplyBuffer::Adopt) — the batch's reading and building leave the request's critical path.
+// Cursors with a projection get their documents buffered instead.
 void ReadAhead(Cursor& cursor);
 
 // The reply memory an idle cursor keeps for its next read-ahead (a 1 MiB batch's reply grows its

@@ -47,8 +47,8 @@ struct Cursor {
   bool prepared_ready = false;
   bool prepared_exhausted = false;  // the prepared reply ends the cursor (its id is 0)
   int64_t prepared_docs = 0;
-  int64_t returned = 0;            // documents returned so far
-  int64_t limit = 0;               // the query's limit (0 = none): reaching it closes the cursor
+  int64_t returned = 0;  // documents returned so far
+  int64_t limit = 0;     // the query's limit (0 = none): reaching it closes the cursor
   // A tailable cursor on a capped collection stays open when exhausted (tailable_cursor.h);
   // with await_data its getMore waits for inserts into `collection_prefix`.
   bool tailable = false;
@@ -103,12 +103,12 @@ class CursorManager {
   std::atomic<size_t> idle_bytes_{0};
   mutable std::mutex mu_;
   std::unordered_map<int64_t, std::unique_ptr<Cursor>> idle_;  // GUARDED_BY(mu_)
-  std::unordered_set<int64_t> checked_out_;                      // GUARDED_BY(mu_)
-  std::unordered_set<int64_t> killed_while_out_;                 // GUARDED_BY(mu_)
-  std::unordered_set<int64_t> reading_ahead_;  // checked out by TryCheckOut; GUARDED_BY(mu_)
-  std::condition_variable read_ahead_ended_;   // notified as one of reading_ahead_ leaves
-  std::mt19937_64 rng_{std::random_device{}()};                  // GUARDED_BY(mu_)
-  int64_t timed_out_ = 0;                                        // GUARDED_BY(mu_)
+  std::unordered_set<int64_t> checked_out_;                    // GUARDED_BY(mu_)
+  std::unordered_set<int64_t> killed_while_out_;               // GUARDED_BY(mu_)
+  std::unordered_set<int64_t> reading_ahead_;    // checked out by TryCheckOut; GUARDED_BY(mu_)
+  std::condition_variable read_ahead_ended_;     // notified as one of reading_ahead_ leaves
+  std::mt19937_64 rng_{std::random_device{}()};  // GUARDED_BY(mu_)
+  int64_t timed_out_ = 0;                        // GUARDED_BY(mu_)
 };
 
 }  // namespace cairn::server

@@ -152,25 +152,26 @@ Status ReplyWithTailableGetMore(CommandContext& ctx, std::unique_ptr<Cursor> cur
   // then ends at once.
   const uint64_t version = ctx.state.capped().InsertVersion(prefix);
   const int64_t returned_before = cursor->returned;
-  Status status = AppendCursorBatch(
-      reply, std::move(cursor), "nextBatch", batch_size, /*empty=*/false,
-      [&](std::unique_ptr<Cursor> done, bool) -> int64_t {
-        if (!done->stream->status().ok() || LimitReached(*done)) {
-          ctx.state.cursors().Discard(std::move(done));
-          return 0;
-        }
-        const bool empty = done->returned == returned_before;
-        ctx.state.cursors().CheckIn(std::move(done));
-        if (await_data && empty && Clock::now() < deadline) {
-          await.active = true;
-          await.collection = prefix;
-          await.version = version;
-          await.deadline = deadline;
-        }
-        return id;
-      });
+  Status status =
+      AppendCursorBatch(reply, std::move(cursor), "nextBatch", batch_size, /*empty=*/false,
+                        [&](std::unique_ptr<Cursor> done, bool) -> int64_t {
+                          if (!done->stream->status().ok() || LimitReached(*done)) {
+                            ctx.state.cursors().Discard(std::move(done));
+                            return 0;
+                          }
+                          const bool empty = done->returned == returned_before;
+                          ctx.state.cursors().CheckIn(std::move(done));
+                          if (await_data && empty && Clock::now() < deadline) {
+                            await.active = true;
+                            await.collection = prefix;
+                            await.version = version;
+                            await.deadline = deadline;
+                          }
+                          return id;
+                        });
   if (!status.ok() && status.code() == ErrorCode::kCappedPositionLost) {
-    return Status(status.code(), "Executor error during getMore :: caused by :: " + status.reason());
+    return Status(status.code(),
+                  "Executor error during getMore :: caused by :: " + status.reason());
   }
   return status;
 }

@@ -101,8 +101,7 @@ IndexScanBranch BranchOf(const IndexHandle& index, const index::IndexScanPlan& p
 // projection the index holds.
 ScanBuild BuildSingleScan(const storage::Engine& engine, const storage::CollectionEntry& collection,
                           const IndexHandle& chosen, const index::IndexScanPlan& scan,
-                          const QuerySpec& spec, QueryExplain* explain,
-                          IdCache* record_cache) {
+                          const QuerySpec& spec, QueryExplain* explain, IdCache* record_cache) {
   IndexScanSpec scan_spec;
   scan_spec.record_cache = record_cache;
   scan_spec.collection = collection.prefix;
@@ -198,8 +197,7 @@ ScanBuild BuildOrScan(const storage::Engine& engine, const storage::CollectionEn
 // document.
 ScanBuild BuildMinMaxScan(const storage::Engine& engine, const storage::CollectionEntry& collection,
                           const IndexHandle& chosen, index::IndexScanRanges ranges,
-                          const QuerySpec& spec, QueryExplain* explain,
-                          IdCache* record_cache) {
+                          const QuerySpec& spec, QueryExplain* explain, IdCache* record_cache) {
   IndexScanSpec scan_spec;
   scan_spec.record_cache = record_cache;
   scan_spec.collection = collection.prefix;
@@ -319,13 +317,12 @@ AccessPath PlanAccessPath(const storage::Engine& engine,
         path.error = ranges.status();
         return path;
       }
-      build = BuildMinMaxScan(engine, *handle, chosen, std::move(*ranges), spec, explain,
-                              record_cache);
+      build =
+          BuildMinMaxScan(engine, *handle, chosen, std::move(*ranges), spec, explain, record_cache);
       used.push_back(&chosen);
     } else if (std::optional<index::IndexScanPlan> distinct =
-                   spec.distinct_key.empty()
-                       ? std::nullopt
-                       : index::PlanDistinctScan(input, spec.distinct_key)) {
+                   spec.distinct_key.empty() ? std::nullopt
+                                             : index::PlanDistinctScan(input, spec.distinct_key)) {
       const IndexHandle& chosen = all[positions[distinct->index]];
       build = BuildDistinctScan(engine, *handle, chosen, *distinct, spec, explain);
       used.push_back(&chosen);
@@ -335,11 +332,11 @@ AccessPath PlanAccessPath(const storage::Engine& engine,
         or_plan = index::PlanOr(input);
         if (!or_plan) return path;  // a collection scan
       }
-      build = plan.index_scan
-                  ? BuildSingleScan(engine, *handle, all[positions[plan.index_scan->index]],
-                                    *plan.index_scan, spec, explain, record_cache)
-                  : BuildOrScan(engine, *handle, all, positions, *or_plan, spec, explain,
-                                record_cache);
+      build =
+          plan.index_scan
+              ? BuildSingleScan(engine, *handle, all[positions[plan.index_scan->index]],
+                                *plan.index_scan, spec, explain, record_cache)
+              : BuildOrScan(engine, *handle, all, positions, *or_plan, spec, explain, record_cache);
     }
     if (plan.index_scan) {
       used.push_back(&all[positions[plan.index_scan->index]]);
@@ -359,8 +356,8 @@ AccessPath PlanAccessPath(const storage::Engine& engine,
         for (const IndexHandle* index : used) {
           if (changed) break;
           int position = now.value()->Find(index->name);
-          changed = position < 0 ||
-                    now.value()->all()[position].state.multikey != index->state.multikey;
+          changed =
+              position < 0 || now.value()->all()[position].state.multikey != index->state.multikey;
         }
         if (changed) {
           handle = std::move(fresh);

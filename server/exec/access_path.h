@@ -1,6 +1,6 @@
 // The access path of a query: resolves the hint, asks the planner (index/planner.h) which index
-// to scan, builds that scan (server/exec/index_scan.h), and records the plans for explain. Beyond one
-// index scan + FETCH: an OR plan (index/or_plan.h) when a $or's branches each use an index, a
+// to scan, builds that scan (server/exec/index_scan.h), and records the plans for explain. Beyond
+// one index scan + FETCH: an OR plan (index/or_plan.h) when a $or's branches each use an index, a
 // covered scan for find's projection and a count-only scan (COUNT_SCAN) for count when the bounds
 // answer the whole filter (index/plan_analysis.h), and find's min/max on the hinted index
 // (index/min_max_bounds.h: errors 51173-51176). A plan made from a catalog handle older than the

@@ -2,8 +2,8 @@
 // applies to the next aggregate, not to cursors already open.
 #include "server/exec/aggregate_memory.h"
 
-#include "server/server_parameters.h"
 #include "server/exec/sort_stream.h"
+#include "server/server_parameters.h"
 
 namespace cairn::server {
 

@@ -8,9 +8,9 @@
 #include <chrono>
 
 #include "common/limits.h"
+#include "server/exec/sort_stream.h"
 #include "server/server_parameters.h"
 #include "server/server_state.h"
-#include "server/exec/sort_stream.h"
 
 namespace cairn::server {
 
@@ -137,7 +137,8 @@ const char* ProjectionStage(BsonView projection) {
   projection.Init(&it);
   while (bson_iter_next(&it)) {
     std::string_view key = IterKey(&it);
-    if (key.find('.') != std::string_view::npos || key.starts_with("$")) return "PROJECTION_DEFAULT";
+    if (key.find('.') != std::string_view::npos || key.starts_with("$"))
+      return "PROJECTION_DEFAULT";
     if (!IterIsNumber(&it) && !BSON_ITER_HOLDS_BOOL(&it)) return "PROJECTION_DEFAULT";
   }
   return "PROJECTION_SIMPLE";
@@ -210,8 +211,8 @@ Status RunExplain(CommandContext& ctx, const ExplainOptions& options, const Expl
     // find's projection goes to the planner, which may answer it from an index (covered).
     QuerySpec query = *target.query;
     query.projection = target.projection;
-    stream = BuildQueryStream(ctx.state.engine(), target.collection, query,
-                              &ctx.state.id_cache(), &explain);
+    stream = BuildQueryStream(ctx.state.engine(), target.collection, query, &ctx.state.id_cache(),
+                              &explain);
     CAIRN_RETURN_IF_ERROR(stream->status());  // planning errors (an unknown hint)
   }
   std::unique_ptr<PlanNode> plan = std::move(explain.winning);
@@ -294,7 +295,8 @@ Status RunExplain(CommandContext& ctx, const ExplainOptions& options, const Expl
   BSON_APPEND_DOCUMENT(&planner, "parsedQuery", explain.parsed_query.get());
   std::string sort_shape;
   if (target.query != nullptr && target.query->sort) {
-    for (const auto& key : target.query->sort->keys()) sort_shape += key.path + (key.descending ? "-" : "+");
+    for (const auto& key : target.query->sort->keys())
+      sort_shape += key.path + (key.descending ? "-" : "+");
   }
   std::string_view parsed(reinterpret_cast<const char*>(explain.parsed_query.view().data()),
                           explain.parsed_query.view().size());
@@ -337,7 +339,8 @@ Status RunExplain(CommandContext& ctx, const ExplainOptions& options, const Expl
           std::string key = std::to_string(i);
           bson_t entry;
           BSON_APPEND_DOCUMENT_BEGIN(&all, key.c_str(), &entry);
-          BSON_APPEND_INT32(&entry, "nReturned", static_cast<int32_t>(i == 0 ? result_returned : 0));
+          BSON_APPEND_INT32(&entry, "nReturned",
+                            static_cast<int32_t>(i == 0 ? result_returned : 0));
           BSON_APPEND_INT32(&entry, "executionTimeMillisEstimate",
                             static_cast<int32_t>(i == 0 ? millis : 0));
           BSON_APPEND_INT32(&entry, "totalKeysExamined", static_cast<int32_t>(k));

@@ -28,7 +28,7 @@ enum class ExplainVerbosity { kQueryPlanner, kExecutionStats, kAllPlansExecution
 // What the explain command passes to the explained command's handler.
 struct ExplainOptions {
   ExplainVerbosity verbosity = ExplainVerbosity::kAllPlansExecution;
-  BsonView command;       // the explained command document, as received
+  BsonView command;         // the explained command document, as received
   bson_t* reply = nullptr;  // the explain reply (for handlers that explain from deep inside)
 };
 

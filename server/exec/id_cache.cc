@@ -144,8 +144,7 @@ void IdCache::Store(DocumentSlot& slot, uint64_t sequence, storage::Prefix colle
   slot.sequence.store(sequence + 2, std::memory_order_release);
 }
 
-void IdCache::FillNewDocument(storage::Prefix collection, storage::RecordId id,
-                              BsonView document) {
+void IdCache::FillNewDocument(storage::Prefix collection, storage::RecordId id, BsonView document) {
   if (id <= 0 || document.size() > kMaxCachedDocumentBytes) return;
   // No reader can hold a ticket for this record yet, so the slot is taken as a writer takes it:
   // unconditionally, refusing any fill of the slot's previous occupant in flight.
@@ -175,9 +174,9 @@ Status ReadRecordThroughCache(const storage::Engine& engine, storage::Prefix col
   uint64_t ticket = cache->DocumentTicket(collection, id);
   Status status = engine.GetRecord(collection, id, document, found);
   if (status.ok() && *found) {
-    cache->FillDocument(collection, id, ticket,
-                        BsonView(reinterpret_cast<const uint8_t*>(document->data()),
-                                 document->size()));
+    cache->FillDocument(
+        collection, id, ticket,
+        BsonView(reinterpret_cast<const uint8_t*>(document->data()), document->size()));
   }
   return status;
 }

@@ -8,12 +8,12 @@
 #include <random>
 #include <vector>
 
-#include "query/matcher/matcher.h"
 #include "index/index_descriptor.h"
-#include "server/write/collection_writer.h"
+#include "query/matcher/matcher.h"
 #include "server/catalog/index_build.h"
 #include "server/catalog/namespace.h"
 #include "server/exec/stream_builder.h"
+#include "server/write/collection_writer.h"
 
 namespace cairn::server {
 
@@ -56,7 +56,8 @@ bool HasUniqueIndexOn(const storage::CollectionHandle& target,
   for (const storage::IndexEntry& index : target->indexes) {
     BsonView spec = index.spec.view();
     bson_iter_t it;
-    const bool unique = index.name == "_id_" || (spec.Find("unique", &it) && bson_iter_as_bool(&it));
+    const bool unique =
+        index.name == "_id_" || (spec.Find("unique", &it) && bson_iter_as_bool(&it));
     if (!unique || spec.Find("partialFilterExpression", &it) || spec.Find("collation", &it) ||
         !spec.Find("key", &it) || !BSON_ITER_HOLDS_DOCUMENT(&it)) {
       continue;
@@ -75,7 +76,9 @@ class ServerOutSink final : public query::OutSink {
  public:
   ServerOutSink(WriteContext& state, std::string temp_ns, std::string target_ns,
                 std::unique_ptr<CollectionWriter> writer)
-      : state_(state), temp_ns_(std::move(temp_ns)), target_ns_(std::move(target_ns)),
+      : state_(state),
+        temp_ns_(std::move(temp_ns)),
+        target_ns_(std::move(target_ns)),
         writer_(std::move(writer)) {}
   ~ServerOutSink() override {
     if (!finished_) {
@@ -117,8 +120,8 @@ class ServerMergeSink final : public query::MergeSink {
     CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(on_filter));
     QuerySpec spec;
     spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
-    auto stream = BuildQueryStream(state_.engine(), writer_->collection(), spec,
-                                   &state_.id_cache());
+    auto stream =
+        BuildQueryStream(state_.engine(), writer_->collection(), spec, &state_.id_cache());
     if (!stream->Next()) {
       CAIRN_RETURN_IF_ERROR(stream->status());
       return false;
@@ -191,8 +194,9 @@ class ServerOutputTargets final : public query::OutputTargets {
       BsonDoc building_state = index::EncodeIndexState(building);
       for (size_t i = 1; i < target->indexes.size(); ++i) {
         const storage::IndexEntry& index = target->indexes[i];
-        Status created = catalog.CreateIndex(temp_ns, index.name, index.spec.view(),
-                                               building_state.view()).status();
+        Status created =
+            catalog.CreateIndex(temp_ns, index.name, index.spec.view(), building_state.view())
+                .status();
         if (!created.ok()) {
           catalog.DropCollection(temp_ns).IgnoreError();
           return created;

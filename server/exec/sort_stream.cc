@@ -34,8 +34,11 @@ class SortStream final : public DocumentStream {
  public:
   SortStream(std::unique_ptr<DocumentStream> child, std::shared_ptr<const query::SortPattern> sort,
              int64_t keep, std::string spill_dir, int64_t memory_limit)
-      : child_(std::move(child)), sort_(std::move(sort)), keep_(keep),
-        spill_dir_(std::move(spill_dir)), memory_limit_(memory_limit) {}
+      : child_(std::move(child)),
+        sort_(std::move(sort)),
+        keep_(keep),
+        spill_dir_(std::move(spill_dir)),
+        memory_limit_(memory_limit) {}
 
   bool Next() override {
     if (!sorted_) {
@@ -170,8 +173,8 @@ std::unique_ptr<DocumentStream> MakeSortStream(std::unique_ptr<DocumentStream> c
                                                std::shared_ptr<const query::SortPattern> sort,
                                                int64_t keep, std::string spill_dir,
                                                int64_t memory_limit) {
-  return std::make_unique<SortStream>(std::move(child), std::move(sort), keep,
-                                      std::move(spill_dir), memory_limit);
+  return std::make_unique<SortStream>(std::move(child), std::move(sort), keep, std::move(spill_dir),
+                                      memory_limit);
 }
 
 void RemoveStaleSpillFiles(const std::string& spill_dir) {

@@ -9,8 +9,8 @@
 #include "common/interrupt.h"
 #include "index/key_string.h"
 #include "index/planner.h"
-#include "server/exec/explain.h"
 #include "server/exec/access_path.h"
+#include "server/exec/explain.h"
 #include "server/exec/sort_stream.h"
 #include "server/exec/text_search.h"
 
@@ -51,7 +51,8 @@ class CollectionScanStream final : public DocumentStream {
  public:
   CollectionScanStream(std::unique_ptr<storage::RecordCursor> cursor,
                        std::shared_ptr<const query::Matcher> matcher)
-      : cursor_(std::move(cursor)), matcher_(std::move(matcher)),
+      : cursor_(std::move(cursor)),
+        matcher_(std::move(matcher)),
         match_all_(matcher_->MatchesAll()) {}
 
   bool Next() override {
@@ -120,7 +121,8 @@ Status ReadById(const storage::Engine& engine, const storage::CollectionEntry& c
   CAIRN_RETURN_IF_ERROR(engine.GetIndexEntry(collection.indexes[0].prefix, key, &value, found));
   if (!*found) return Status::OK();
   *record_id = storage::DecodeRecordId(value);
-  CAIRN_RETURN_IF_ERROR(ReadRecordThroughCache(engine, collection.prefix, *record_id, id_cache, document, found));
+  CAIRN_RETURN_IF_ERROR(
+      ReadRecordThroughCache(engine, collection.prefix, *record_id, id_cache, document, found));
   if (*found && id_cache != nullptr) id_cache->Insert(collection.prefix, key, *record_id);
   return Status::OK();
 }
@@ -243,8 +245,7 @@ std::unique_ptr<DocumentStream> BuildQueryStream(const storage::Engine& engine,
   if (!text.ok()) return std::make_unique<ErrorStream>(text.status());
   const bool text_score_sort = spec.sort && spec.sort->needs_text_score();
   if (text_score_sort && *text == nullptr) {
-    return std::make_unique<ErrorStream>(
-        query::TextScoreNotAvailable());
+    return std::make_unique<ErrorStream>(query::TextScoreNotAvailable());
   }
   if (*text != nullptr) {  // $text: the text index decides (server/exec/text_search.h)
     auto searched = MakeTextSearchStream(engine, collection, **text, spec, explain, &plan);
@@ -272,8 +273,7 @@ std::unique_ptr<DocumentStream> BuildQueryStream(const storage::Engine& engine,
         plan = MakePlanNode("COLLSCAN", nullptr);
         plan->reports_docs = true;
         AppendExplainFilter(*spec.matcher, "filter", plan->fields.get());
-        AppendUtf8(plan->fields.get(), "direction",
-                   spec.reverse_natural ? "backward" : "forward");
+        AppendUtf8(plan->fields.get(), "direction", spec.reverse_natural ? "backward" : "forward");
       }
     }
   }

@@ -1,8 +1,8 @@
 // Query execution for find/count/distinct/update/delete/findAndModify: turns (collection,
 // filter, sort, skip, limit, hint) into a DocumentStream. A filter that pins _id becomes a point
 // lookup on the _id index (IDHACK); otherwise the planner (index/planner.h) picks an index scan
-// (server/exec/index_scan.h) or a collection scan in insertion order, which runs the matcher on views
-// of RocksDB's buffers (no per-document copy). An index that returns the requested order
+// (server/exec/index_scan.h) or a collection scan in insertion order, which runs the matcher on
+// views of RocksDB's buffers (no per-document copy). An index that returns the requested order
 // replaces the blocking sort. Sort materialises only what it must: with a limit it keeps the top
 // skip+limit documents, not everything. Planning errors (an unknown hint) surface as the
 // stream's status, like storage errors.
@@ -32,10 +32,10 @@ struct QueryHint {
 };
 
 struct QuerySpec {
-  std::shared_ptr<const query::Matcher> matcher;  // required
+  std::shared_ptr<const query::Matcher> matcher;   // required
   std::shared_ptr<const query::SortPattern> sort;  // null or empty = natural (insertion) order
   int64_t skip = 0;
-  int64_t limit = 0;  // 0 = no limit
+  int64_t limit = 0;             // 0 = no limit
   bool reverse_natural = false;  // {$natural: -1}
   // Where a blocking sort past 100 MB spills (allowDiskUse, default true as in MongoDB 7.0);
   // empty: it fails with QueryExceededMemoryLimitNoDiskUseAllowed 292 instead.

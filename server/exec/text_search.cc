@@ -154,7 +154,7 @@ std::unique_ptr<PlanNode> TermScanNode(const index::IndexDescriptor& d) {
 
 // Where the stream counts what it does (explain's executionStats).
 struct TextPlanCounters {
-  std::vector<IndexScanCounters*> terms;  // per term of terms_for_bounds(), in order
+  std::vector<IndexScanCounters*> terms;        // per term of terms_for_bounds(), in order
   IndexScanCounters* union_counters = nullptr;  // the OR over several terms
   PlanNode* fetch = nullptr;
 };
@@ -223,8 +223,8 @@ Result<std::unique_ptr<TextSearchStream>> MakeTextSearchStream(
                          index::TextIndexSpec::Parse(text_index->descriptor->spec()));
   index::TextLanguage language = text_spec.default_language();
   if (!text.language().empty() && !index::TextLanguage::Find(text.language(), &language)) {
-    return Status(ErrorCode::kBadValue, "unsupported language: \"" + text.language() +
-                                            "\" for text index version 3");
+    return Status(ErrorCode::kBadValue,
+                  "unsupported language: \"" + text.language() + "\" for text index version 3");
   }
   index::TextQuery query = index::TextQuery::Parse(text.search(), language, text.case_sensitive(),
                                                    text.diacritic_sensitive());
@@ -252,8 +252,8 @@ Result<std::unique_ptr<TextSearchStream>> MakeTextSearchStream(
     if (term_counters != nullptr) ++term_counters->seeks;
     while (cursor->Next()) {
       std::string_view key_bytes = IndexEntryKeyBytes(false, cursor->key());
-      auto [entry, added] = candidates.try_emplace(
-          IndexEntryRecordId(false, cursor->key(), cursor->value()), 0.0);
+      auto [entry, added] =
+          candidates.try_emplace(IndexEntryRecordId(false, cursor->key(), cursor->value()), 0.0);
       entry->second += KeyScore(key_bytes);
       if (term_counters != nullptr) {
         ++term_counters->keys_examined;
@@ -271,9 +271,9 @@ Result<std::unique_ptr<TextSearchStream>> MakeTextSearchStream(
     CAIRN_RETURN_IF_ERROR(cursor->status());
   }
   PlanNode* fetch_node = count ? counters.fetch : nullptr;
-  return std::unique_ptr<TextSearchStream>(new TextSearchStreamImpl(
-      engine, collection->prefix, std::move(text_spec), std::move(query), spec.matcher,
-      std::move(candidates), fetch_node));
+  return std::unique_ptr<TextSearchStream>(
+      new TextSearchStreamImpl(engine, collection->prefix, std::move(text_spec), std::move(query),
+                               spec.matcher, std::move(candidates), fetch_node));
 }
 
 namespace {
@@ -288,8 +288,8 @@ class TextScoreFieldStream final : public DocumentStream {
     if (!child_->Next()) return false;
     bson_reinit(out_.get());
     if (scores_ != nullptr) {
-      query::SortPattern::AppendWithTextScore(child_->document(),
-                                              scores_->text_score().value_or(0), out_.get());
+      query::SortPattern::AppendWithTextScore(child_->document(), scores_->text_score().value_or(0),
+                                              out_.get());
     } else {
       query::SortPattern::AppendWithoutTextScore(child_->document(), out_.get());
     }

@@ -10,11 +10,11 @@
 
 #include "common/interrupt.h"
 #include "common/logging.h"
+#include "server/admin/session_cache.h"
 #include "server/commands/command_table.h"
 #include "server/commands/reply.h"
-#include "server/server_state.h"
-#include "server/admin/session_cache.h"
 #include "server/commands/write_concern.h"
+#include "server/server_state.h"
 
 namespace cairn::server {
 
@@ -46,8 +46,8 @@ bool IsHelloName(std::string_view name) {
 void FinishOpMsg(wire::ReplyBuffer* out, int32_t response_to, bool with_checksum) {
   out->End();
   size_t total = out->size() + (with_checksum ? 4 : 0);
-  wire::WriteOpMsgPrefix(out->data(), static_cast<int32_t>(total), g_next_request_id++,
-                         response_to, with_checksum ? wire::kChecksumPresent : 0);
+  wire::WriteOpMsgPrefix(out->data(), static_cast<int32_t>(total), g_next_request_id++, response_to,
+                         with_checksum ? wire::kChecksumPresent : 0);
   if (with_checksum) {
     uint32_t crc = BSON_UINT32_TO_LE(wire::Crc32c(out->data(), out->size()));
     out->Append(&crc, sizeof crc);
@@ -81,8 +81,8 @@ DispatchAction HandleOpMsg(ServerState& state, ConnectionInfo& connection,
     request.name = IterKey(&it);
     bson_iter_t db;
     if (!msg.body.Find("$db", &db) || !BSON_ITER_HOLDS_UTF8(&db)) {
-      AppendErrorFields(reply, Status(ErrorCode::kLocation40571,
-                                      "OP_MSG requests require a $db argument"));
+      AppendErrorFields(
+          reply, Status(ErrorCode::kLocation40571, "OP_MSG requests require a $db argument"));
     } else {
       request.db = IterUtf8(&db);
       RunCommand(state, connection, request, out);
@@ -247,10 +247,9 @@ Status CheckSessionFields(const CommandDef& def, const GenericFields& generic) {
 // [0, INT32_MAX]; 0 means no limit.
 Result<int64_t> ParseMaxTimeMs(const bson_iter_t* it) {
   if (!IterIsNumber(it)) {
-    return Status(ErrorCode::kTypeMismatch,
-                  "BSON field 'maxTimeMS' is the wrong type '" +
-                      std::string(BsonTypeName(bson_iter_type(it))) +
-                      "', expected types '[long, int, decimal, double]'");
+    return Status(ErrorCode::kTypeMismatch, "BSON field 'maxTimeMS' is the wrong type '" +
+                                                std::string(BsonTypeName(bson_iter_type(it))) +
+                                                "', expected types '[long, int, decimal, double]'");
   }
   double as_double = 0;
   IterAsDouble(it, &as_double);
@@ -266,8 +265,10 @@ Result<int64_t> ParseMaxTimeMs(const bson_iter_t* it) {
                                                   : static_cast<int64_t>(as_double);
   }
   if (value < 0) {
-    return Status(ErrorCode::kLocation51024, "BSON field 'maxTimeMS' value must be >= 0, actual "
-                                             "value '" + std::to_string(value) + "'");
+    return Status(ErrorCode::kLocation51024,
+                  "BSON field 'maxTimeMS' value must be >= 0, actual "
+                  "value '" +
+                      std::to_string(value) + "'");
   }
   if (value > INT32_MAX) {
     return Status(ErrorCode::kBadValue,
@@ -376,9 +377,9 @@ void RunCommand(ServerState& state, ConnectionInfo& connection, const CommandReq
   }
   if (def->admin_only && request.db != "admin") {
     state.opcounters().command++;
-    AppendErrorFields(out->body(),
-                      Status(ErrorCode::kUnauthorized, std::string(def->name) +
-                                                           " may only be run against the admin database."));
+    AppendErrorFields(out->body(), Status(ErrorCode::kUnauthorized,
+                                          std::string(def->name) +
+                                              " may only be run against the admin database."));
     return;
   }
   if (!def->reads_sequences && request.sequences != nullptr && !request.sequences->empty()) {

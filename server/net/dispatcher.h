@@ -6,9 +6,9 @@
 #pragma once
 
 #include "server/command.h"
-#include "wire/reply_buffer.h"
 #include "server/server_state.h"
 #include "wire/message.h"
+#include "wire/reply_buffer.h"
 
 namespace cairn::server {
 

@@ -314,8 +314,7 @@ asio::awaitable<void> Server::Impl::Accept(tcp::acceptor& acceptor) {
         BsonDoc attr;
         BSON_APPEND_INT64(attr.get(), "connectionCount", state.current_connections.load());
         logging::Log(logging::Severity::kInfo, "NETWORK", 22942, "listener",
-                     "Connection refused because there are too many open connections",
-                     attr.get());
+                     "Connection refused because there are too many open connections", attr.get());
       }
       socket.close(ec);
       continue;
@@ -522,8 +521,8 @@ void Server::Impl::ScheduleReaper() {
     if (reaped > 0) {
       BsonDoc attr;
       BSON_APPEND_INT64(attr.get(), "numTimedOut", static_cast<int64_t>(reaped));
-      logging::Log(logging::Severity::kInfo, "QUERY", 20529, "clientcursormon",
-                   "Cursors timed out", attr.get());
+      logging::Log(logging::Severity::kInfo, "QUERY", 20529, "clientcursormon", "Cursors timed out",
+                   attr.get());
     }
     ScheduleReaper();
   });
@@ -581,9 +580,8 @@ int64_t MaxConnections(int configured) {
     }
     if (limit.rlim_cur != RLIM_INFINITY) descriptors = static_cast<int64_t>(limit.rlim_cur);
   }
-  const int64_t by_descriptors = descriptors == std::numeric_limits<int64_t>::max()
-                                     ? descriptors
-                                     : descriptors * 8 / 10;
+  const int64_t by_descriptors =
+      descriptors == std::numeric_limits<int64_t>::max() ? descriptors : descriptors * 8 / 10;
   const int64_t wanted = configured > 0 ? configured : 1'000'000;
   return std::max<int64_t>(1, std::min(wanted, by_descriptors));
 }
@@ -612,10 +610,12 @@ Status Server::Run() {
       BSON_APPEND_INT32(attr.get(), "port", bound_port);
       logging::Log(logging::Severity::kError, "NETWORK", 23024, "initandlisten",
                    "Failed to bind: " + ec.message(), attr.get());
-      return Status(ErrorCode::kInternalError,
-                    "cannot listen on " + ip + ":" + std::to_string(bound_port) + ": " + ec.message());
+      return Status(
+          ErrorCode::kInternalError,
+          "cannot listen on " + ip + ":" + std::to_string(bound_port) + ": " + ec.message());
     }
-    if (bound_port == 0) bound_port = acceptor->local_endpoint().port();  // --port 0: one port for all
+    if (bound_port == 0)
+      bound_port = acceptor->local_endpoint().port();  // --port 0: one port for all
     impl.acceptors.push_back(std::move(acceptor));
   }
   for (auto& acceptor : impl.acceptors) {
@@ -644,14 +644,13 @@ Status Server::Run() {
                  attr.get());
   }
 
-  impl.listener.run();       // until shutdown has begun and every connection has ended
+  impl.listener.run();             // until shutdown has begun and every connection has ended
   impl.ReapRunners(/*all=*/true);  // each loop's runner returns once its loop is out of work
 
   logging::Log(logging::Severity::kInfo, "STORAGE", 22261, "SignalHandler",
                "Closing the storage engine", nullptr);
   impl.state.CloseEngine();
-  logging::Log(logging::Severity::kInfo, "CONTROL", 20565, "SignalHandler", "Now exiting",
-               nullptr);
+  logging::Log(logging::Severity::kInfo, "CONTROL", 20565, "SignalHandler", "Now exiting", nullptr);
   return Status::OK();
 }
 

@@ -10,9 +10,9 @@
 #include "index/index_bounds.h"
 #include "query/matcher/matcher.h"
 #include "server/catalog/collection_indexes.h"
-#include "server/write/collection_writer.h"
 #include "server/exec/index_scan.h"
 #include "server/server_parameters.h"
+#include "server/write/collection_writer.h"
 #include "server/write/write_context.h"
 
 namespace cairn::server {
@@ -177,8 +177,8 @@ Result<int64_t> TtlMonitor::ExpireWithIndex(const std::string& ns, const std::st
     dates.view().Find("high", &high);
     BsonDoc filter;
     bson_t range;
-    bson_append_document_begin(filter.get(), field.path.data(),
-                               static_cast<int>(field.path.size()), &range);
+    bson_append_document_begin(filter.get(), field.path.data(), static_cast<int>(field.path.size()),
+                               &range);
     AppendIter(&range, "$gte", &low);
     AppendIter(&range, "$lte", &high);
     bson_append_document_end(filter.get(), &range);

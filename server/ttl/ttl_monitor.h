@@ -24,7 +24,7 @@
 namespace cairn::server {
 
 struct ServerParameters;  // server/server_parameters.h
-class WriteContext;      // server/write/write_context.h
+class WriteContext;       // server/write/write_context.h
 
 // serverStatus metrics.ttl (MongoDB 7.0: passes, subPasses, deletedDocuments).
 struct TtlMetrics {
@@ -70,8 +70,8 @@ class TtlMonitor {
   TtlMetrics metrics_;
   std::mutex mu_;
   std::condition_variable cv_;
-  bool stopping_ = false;   // GUARDED_BY(mu_)
-  uint64_t wakes_ = 0;      // GUARDED_BY(mu_): bumped by Wake()
+  bool stopping_ = false;  // GUARDED_BY(mu_)
+  uint64_t wakes_ = 0;     // GUARDED_BY(mu_): bumped by Wake()
   std::atomic<bool> stop_requested_{false};
   std::thread thread_;
 };

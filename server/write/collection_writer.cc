@@ -6,8 +6,8 @@
 
 #include "common/bson_validate.h"
 #include "index/key_string.h"
-#include "server/catalog/collection_validator.h"
 #include "server/capped/capped_eviction.h"
+#include "server/catalog/collection_validator.h"
 
 namespace cairn::server {
 
@@ -36,9 +36,9 @@ Status CheckIdForDollarFields(BsonView id_document) {
 
 Result<BsonView> PrepareForInsert(BsonView doc, std::optional<BsonDoc>* storage) {
   if (doc.size() > static_cast<size_t>(kMaxBsonObjectSize)) {
-    return Status(ErrorCode::kBadValue, "object to insert too large. size in bytes: " +
-                                            std::to_string(doc.size()) +
-                                            ", max size: " + std::to_string(kMaxBsonObjectSize));
+    return Status(ErrorCode::kBadValue,
+                  "object to insert too large. size in bytes: " + std::to_string(doc.size()) +
+                      ", max size: " + std::to_string(kMaxBsonObjectSize));
   }
   CAIRN_RETURN_IF_ERROR(CheckStorageDepth(doc, StorageDepthCheck::kInsert));
   bson_iter_t it;
@@ -183,9 +183,9 @@ Status CollectionWriter::PublishMultikeyPaths() {
     if (multikey_[i] == all[i].state.multikey) continue;
     index::IndexState state = all[i].state;
     state.multikey = multikey_[i];
-    CAIRN_ASSIGN_OR_RETURN(handle, catalog.UpdateIndex(collection_->ns, all[i].name,
-                                                       handle->indexes[i].spec.view(),
-                                                       index::EncodeIndexState(state).view()));
+    CAIRN_ASSIGN_OR_RETURN(
+        handle, catalog.UpdateIndex(collection_->ns, all[i].name, handle->indexes[i].spec.view(),
+                                    index::EncodeIndexState(state).view()));
   }
   multikey_changed_ = false;
   collection_ = std::move(handle);
@@ -216,8 +216,7 @@ bool CollectionWriter::AboveIdBound(std::string_view key) const {
   return key > std::string_view(*shared_->id_bound);
 }
 
-Result<CollectionWriter::IdProbes> CollectionWriter::ProbeIds(
-    const std::vector<BsonView>& docs) {
+Result<CollectionWriter::IdProbes> CollectionWriter::ProbeIds(const std::vector<BsonView>& docs) {
   IdProbes probes;
   probes.keys.reserve(docs.size());
   for (BsonView doc : docs) {

@@ -30,9 +30,10 @@ class CappedEvictor;  // server/capped/capped_eviction.h
 
 // Checks and shapes a client document for insertion, as MongoDB's fixDocumentForInsert:
 // larger than 16 MiB → BadValue "object to insert too large. size in bytes: N, max size:
-// 16777216"; nested deeper than MaxStorageDepth() → Overflow (common/bson_validate.h); _id an array/regex/undefined → BadValue "can't use an array for _id"; _id missing →
-// an ObjectId is generated; _id not first → moved first. Returns `doc` itself when it is already
-// in shape (no copy, no allocation), else a view of the rewritten copy placed in *storage.
+// 16777216"; nested deeper than MaxStorageDepth() → Overflow (common/bson_validate.h); _id an
+// array/regex/undefined → BadValue "can't use an array for _id"; _id missing → an ObjectId is
+// generated; _id not first → moved first. Returns `doc` itself when it is already in shape (no
+// copy, no allocation), else a view of the rewritten copy placed in *storage.
 Result<BsonView> PrepareForInsert(BsonView doc, std::optional<BsonDoc>* storage);
 
 class CollectionWriter {
@@ -128,8 +129,8 @@ class CollectionWriter {
 
   // Secondary index maintenance: null when the collection has only its _id index.
   std::shared_ptr<const CollectionIndexes> indexes_;
-  std::vector<PendingKeys> pending_keys_;          // per index position (unique ones used)
-  std::vector<index::MultikeyPaths> multikey_;    // per index: known multikey paths
+  std::vector<PendingKeys> pending_keys_;       // per index position (unique ones used)
+  std::vector<index::MultikeyPaths> multikey_;  // per index: known multikey paths
   bool multikey_changed_ = false;
   std::vector<index::KeySet> new_keys_, old_keys_;  // per index, reused between documents
   // Capped collections only: evicts the oldest documents as inserts overflow the cap.

@@ -45,7 +45,9 @@ class WriteContext {
   CappedRegistry& capped() { return capped_; }
 
   CollectionWriteState& CollectionWrite(storage::Prefix collection);
-  std::mutex& CollectionLock(storage::Prefix collection) { return CollectionWrite(collection).lock; }
+  std::mutex& CollectionLock(storage::Prefix collection) {
+    return CollectionWrite(collection).lock;
+  }
 
  private:
   storage::Engine& engine_;

@@ -45,8 +45,9 @@ ServerState* state = nullptr;
 BsonDoc* default_parameters = nullptr;  // {name: default value} of every settable parameter
 
 std::string ScratchDirectory() {
-  std::string base = std::filesystem::exists("/dev/shm") ? "/dev/shm"
-                                                          : std::filesystem::temp_directory_path().string();
+  std::string base = std::filesystem::exists("/dev/shm")
+                         ? "/dev/shm"
+                         : std::filesystem::temp_directory_path().string();
   std::string templ = base + "/cairn-fuzz-dispatch-XXXXXX";
   if (mkdtemp(templ.data()) == nullptr) std::abort();
   return templ;
@@ -69,7 +70,8 @@ std::string BuildFrame(BsonView command, int32_t request_id, int64_t last_cursor
       bson_iter_t element;
       bson_iter_recurse(&it, &element);
       while (bson_iter_next(&element)) {
-        if (BSON_ITER_HOLDS_DOCUMENT(&element)) sequence.documents.push_back(IterDocument(&element));
+        if (BSON_ITER_HOLDS_DOCUMENT(&element))
+          sequence.documents.push_back(IterDocument(&element));
       }
       msg.sequences.push_back(std::move(sequence));
       continue;
@@ -118,7 +120,8 @@ int64_t CheckReply(const wire::ReplyBuffer& out, BsonView command) {
   }
   if (header->op_code == static_cast<int32_t>(wire::OpCode::kMsg)) {
     auto reply = wire::ParseOpMsg(frame, size);
-    if (!reply.ok()) fuzz::Fail("a reply is not a valid OP_MSG: " + reply.status().ToString(), {command});
+    if (!reply.ok())
+      fuzz::Fail("a reply is not a valid OP_MSG: " + reply.status().ToString(), {command});
     return CursorIdOf(reply->body);
   }
   // OP_REPLY: header, flags, cursorID, startingFrom, numberReturned, then the documents.

@@ -46,8 +46,8 @@ bool ScanFinds(const index::IndexScanRanges& ranges, const index::KeySet& keys) 
 }
 
 void CheckPlan(const index::QueryPlan& plan, const std::vector<Index>& indexes,
-               const std::vector<BsonView>& docs, const std::vector<bool>& matches,
-               bool hinted, BsonView command) {
+               const std::vector<BsonView>& docs, const std::vector<bool>& matches, bool hinted,
+               BsonView command) {
   if (!plan.index_scan) return;
   const index::IndexScanPlan& scan = *plan.index_scan;
   const Index& index = indexes[scan.index];
@@ -59,7 +59,8 @@ void CheckPlan(const index::QueryPlan& plan, const std::vector<Index>& indexes,
   BsonDoc explain;
   index::AppendIndexBounds(explain.get(), "indexBounds", scan, descriptor);
   index::AppendMultikeyPaths(explain.get(), "multiKeyPaths", descriptor, index.multikey);
-  if (!fuzz::IsValidResult(explain.view())) fuzz::Fail("explain's bounds are invalid BSON", {command});
+  if (!fuzz::IsValidResult(explain.view()))
+    fuzz::Fail("explain's bounds are invalid BSON", {command});
 
   index::IndexScanRanges ranges = index::IndexScanRanges::Make(
       scan.bounds, descriptor.key_pattern().descending(), scan.reverse);

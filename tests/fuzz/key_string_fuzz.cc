@@ -113,8 +113,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       int by_value = Sign(CompareValues(&values[i], &values[j]));
       int by_bytes = Sign(keys[i].compare(keys[j]));
       if (by_value != by_bytes) {
-        fuzz::Fail("key order differs from value order (CompareValues " +
-                       std::to_string(by_value) + ", key bytes " + std::to_string(by_bytes) + ")",
+        fuzz::Fail("key order differs from value order (CompareValues " + std::to_string(by_value) +
+                       ", key bytes " + std::to_string(by_bytes) + ")",
                    {Wrap(&values[i]).view(), Wrap(&values[j]).view()});
       }
     }

@@ -87,8 +87,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   options.foreign = std::make_shared<SameDocuments>(input.docs);
 
-  auto pipeline = query::Pipeline::Parse(
-      fuzz::SubDocument(command, "pipeline", /*array=*/true), options);
+  auto pipeline =
+      query::Pipeline::Parse(fuzz::SubDocument(command, "pipeline", /*array=*/true), options);
   if (!pipeline.ok()) return 0;
   auto run = [&](bool skip_leading_match) {
     std::vector<BsonView> source = input.docs;
@@ -102,8 +102,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (match.value()) source.push_back(doc);
       }
     }
-    auto executor = pipeline->Bind(std::make_unique<query::stages::ViewSource>(source),
-                                   skip_leading_match);
+    auto executor =
+        pipeline->Bind(std::make_unique<query::stages::ViewSource>(source), skip_leading_match);
     for (int n = 0; n < kMaxOutput && executor->Next(); ++n) {
       if (!fuzz::IsValidResult(executor->document())) {
         fuzz::Fail("a pipeline produced invalid BSON", {command});

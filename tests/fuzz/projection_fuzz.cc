@@ -28,9 +28,10 @@ void ApplyChecked(const query::Projection& projection, BsonView command, BsonVie
   Status status = projection.Apply(doc, &out);
   if (status.ok()) {
     BsonView result(&out);
-    if (!fuzz::IsValidResult(result)) fuzz::Fail("a projection's result is not valid BSON", {command, doc});
-    if (projection.IsIdentity() && (result.size() != doc.size() ||
-                                    std::memcmp(result.data(), doc.data(), doc.size()) != 0)) {
+    if (!fuzz::IsValidResult(result))
+      fuzz::Fail("a projection's result is not valid BSON", {command, doc});
+    if (projection.IsIdentity() &&
+        (result.size() != doc.size() || std::memcmp(result.data(), doc.data(), doc.size()) != 0)) {
       fuzz::Fail("an identity projection changed the document", {command, doc, result});
     }
   }
@@ -41,10 +42,12 @@ void ApplyChecked(const query::Projection& projection, BsonView command, BsonVie
 void CheckSort(const query::SortPattern& sort, BsonView command, std::vector<BsonView> docs) {
   auto sign = [](int c) { return (c > 0) - (c < 0); };
   for (BsonView a : docs) {
-    if (sort.Compare(a, a) != 0) fuzz::Fail("sort: a document compares unequal to itself", {command, a});
+    if (sort.Compare(a, a) != 0)
+      fuzz::Fail("sort: a document compares unequal to itself", {command, a});
     for (BsonView b : docs) {
       int ab = sign(sort.Compare(a, b));
-      if (ab != -sign(sort.Compare(b, a))) fuzz::Fail("sort: Compare is not antisymmetric", {command, a, b});
+      if (ab != -sign(sort.Compare(b, a)))
+        fuzz::Fail("sort: Compare is not antisymmetric", {command, a, b});
       for (BsonView c : docs) {
         if (ab <= 0 && sign(sort.Compare(b, c)) <= 0 && sort.Compare(a, c) > 0) {
           fuzz::Fail("sort: Compare is not transitive", {command, a, b, c});
@@ -82,8 +85,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
 
-  std::shared_ptr<const StringComparator> collator =
-      context ? context->shared_collator() : nullptr;
+  std::shared_ptr<const StringComparator> collator = context ? context->shared_collator() : nullptr;
   auto sort = query::SortPattern::Parse(fuzz::SubDocument(command, "sort"), collator);
   if (sort.ok() && !sort->needs_text_score()) {
     CheckSort(sort.value(), command, input.docs);

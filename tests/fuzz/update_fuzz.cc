@@ -34,9 +34,10 @@ void ApplyChecked(const query::Update& update, BsonView command, BsonView doc,
   Result<bool> changed = update.Apply(doc, &out, options);
   if (changed.ok()) {
     BsonView result(&out);
-    if (!fuzz::IsValidResult(result)) fuzz::Fail("an update's result is not valid BSON", {command, doc});
-    if (!changed.value() && (result.size() != doc.size() ||
-                             std::memcmp(result.data(), doc.data(), doc.size()) != 0)) {
+    if (!fuzz::IsValidResult(result))
+      fuzz::Fail("an update's result is not valid BSON", {command, doc});
+    if (!changed.value() &&
+        (result.size() != doc.size() || std::memcmp(result.data(), doc.data(), doc.size()) != 0)) {
       fuzz::Fail("an update reported a no-op but changed the document", {command, doc, result});
     }
     if (!SameId(doc, result)) {

@@ -63,10 +63,10 @@ bool GenerateShop(const Options& options, int64_t orders, int64_t customers, Sho
       base + "customers --format ejson --count " + std::to_string(customers), customers, AddCid,
       error);
   if (!shop->customers) return false;
-  shop->orders = DocumentSet::FromJsonLines(base + "orders --format ejson --count " +
-                                                std::to_string(orders) + " --customers " +
-                                                std::to_string(customers),
-                                            orders, nullptr, error);
+  shop->orders =
+      DocumentSet::FromJsonLines(base + "orders --format ejson --count " + std::to_string(orders) +
+                                     " --customers " + std::to_string(customers),
+                                 orders, nullptr, error);
   return shop->orders != nullptr;
 }
 

@@ -17,15 +17,15 @@ struct Options {
   std::string uri = "mongodb://127.0.0.1:27017";
   std::string db = "cairn_bench";
   std::string collection = "docs";
-  int64_t docs = 200000;             // documents loaded by insert (and read by the others)
-  double seconds = 5;                // per timed workload, and as much again for its ceiling
-  int connections = 8;               // the multi-connection point-read
+  int64_t docs = 200000;               // documents loaded by insert (and read by the others)
+  double seconds = 5;                  // per timed workload, and as much again for its ceiling
+  int connections = 8;                 // the multi-connection point-read
   std::vector<std::string> workloads;  // empty = all, in registry order
-  std::string json_path;             // --json FILE
-  std::string ceiling_dir;           // where the in-process RocksDB ceilings write (temp dir)
-  int64_t orders = 0;                // benchdata orders for aggregate-*; 0 = --docs
-  int secondary_indexes = 0;         // indexes built before insert: ts, age, address.city
-  std::string benchdata;             // the directory of gen_data.py; default beside the repo
+  std::string json_path;               // --json FILE
+  std::string ceiling_dir;             // where the in-process RocksDB ceilings write (temp dir)
+  int64_t orders = 0;                  // benchdata orders for aggregate-*; 0 = --docs
+  int secondary_indexes = 0;           // indexes built before insert: ts, age, address.city
+  std::string benchdata;               // the directory of gen_data.py; default beside the repo
 };
 
 // One output line.
@@ -68,7 +68,8 @@ class DocumentSet {
 
  private:
   DocumentSet() = default;
-  bson_t** docs_ = nullptr;  // a plain array: libbson's aligned bson_t makes std::vector<bson_t*> warn
+  bson_t** docs_ =
+      nullptr;  // a plain array: libbson's aligned bson_t makes std::vector<bson_t*> warn
   size_t size_ = 0;
   uint64_t total_bytes_ = 0;
 };

@@ -89,8 +89,7 @@ double CeilingStore::Load(const DocumentSet& docs, size_t batch, std::string* er
       return -1;
     }
   }
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   loaded_ = true;
   return seconds > 0 ? static_cast<double>(docs.size()) / seconds : 0;
 }

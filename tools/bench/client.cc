@@ -59,8 +59,8 @@ std::string ServerVersion(mongoc_client_t* client) {
     bson_iter_t root, cairn;
     if (bson_iter_init(&root, &reply) &&
         bson_iter_find_descendant(&root, "cairn.version", &cairn) && BSON_ITER_HOLDS_UTF8(&cairn)) {
-      version = std::string("cairn ") + bson_iter_utf8(&cairn, nullptr) + " (as MongoDB " +
-                version + ")";
+      version =
+          std::string("cairn ") + bson_iter_utf8(&cairn, nullptr) + " (as MongoDB " + version + ")";
     } else {
       version = "MongoDB " + version;
     }

@@ -13,14 +13,13 @@ namespace {
 constexpr const char* kFirst[] = {"Alice", "Bruno", "Chiara", "Dmitri", "Elena", "Farid",
                                   "Grace", "Hiro",  "Ines",   "Jonas",  "Kemal", "Lucia",
                                   "Marta", "Nikos", "Olga",   "Pavel"};
-constexpr const char* kLast[] = {"Anderson", "Bianchi", "Castillo", "Dubois", "Eriksen",
-                                 "Fischer",  "Garcia",  "Hoffmann", "Ivanova", "Jensen",
-                                 "Kowalski", "Lindqvist", "Moreau",  "Nakamura", "Okafor",
-                                 "Petrova"};
-constexpr const char* kCities[] = {"Lisbon", "Berlin", "Osaka", "Toronto", "Nairobi", "Lyon",
-                                   "Krakow", "Bergen"};
-constexpr const char* kStreets[] = {"Maple Street", "Harbour Road", "Station Lane", "Mill Avenue",
-                                    "Church Street", "Park Crescent", "River Walk", "Oak Drive"};
+constexpr const char* kLast[] = {
+    "Anderson", "Bianchi", "Castillo", "Dubois",    "Eriksen", "Fischer",  "Garcia", "Hoffmann",
+    "Ivanova",  "Jensen",  "Kowalski", "Lindqvist", "Moreau",  "Nakamura", "Okafor", "Petrova"};
+constexpr const char* kCities[] = {"Lisbon",  "Berlin", "Osaka",  "Toronto",
+                                   "Nairobi", "Lyon",   "Krakow", "Bergen"};
+constexpr const char* kStreets[] = {"Maple Street",  "Harbour Road",  "Station Lane", "Mill Avenue",
+                                    "Church Street", "Park Crescent", "River Walk",   "Oak Drive"};
 
 template <size_t N>
 const char* Pick(const char* const (&pool)[N], SplitMix64& rng) {
@@ -62,8 +61,7 @@ DocumentSet::DocumentSet(int64_t count) : docs_(new bson_t*[static_cast<size_t>(
   }
 }
 
-std::unique_ptr<DocumentSet> DocumentSet::FromJsonLines(const std::string& command,
-                                                        int64_t count,
+std::unique_ptr<DocumentSet> DocumentSet::FromJsonLines(const std::string& command, int64_t count,
                                                         void (*adjust)(bson_t* doc),
                                                         std::string* error) {
   FILE* pipe = popen(command.c_str(), "r");
@@ -76,7 +74,8 @@ std::unique_ptr<DocumentSet> DocumentSet::FromJsonLines(const std::string& comma
   char* line = nullptr;
   size_t capacity = 0;
   ssize_t length;
-  while (set->size_ < static_cast<size_t>(count) && (length = getline(&line, &capacity, pipe)) > 0) {
+  while (set->size_ < static_cast<size_t>(count) &&
+         (length = getline(&line, &capacity, pipe)) > 0) {
     bson_error_t err;
     bson_t* doc = bson_new_from_json(reinterpret_cast<const uint8_t*>(line), length, &err);
     if (doc == nullptr) {

@@ -12,8 +12,7 @@ namespace {
 
 class FindByTs : public Op {
  public:
-  FindByTs(mongoc_client_t* client, const Options& options, const DocumentSet& docs,
-           uint64_t seed)
+  FindByTs(mongoc_client_t* client, const Options& options, const DocumentSet& docs, uint64_t seed)
       : client_(client), db_(options.db), rng_(seed) {
     for (size_t i = 0; i < docs.size(); ++i) {
       bson_iter_t it;
@@ -46,8 +45,7 @@ class FindByTs : public Op {
       bson_iter_t root, batch, doc;
       ok = bson_iter_init(&root, &reply) &&
            bson_iter_find_descendant(&root, "cursor.firstBatch", &batch) &&
-           BSON_ITER_HOLDS_ARRAY(&batch) && bson_iter_recurse(&batch, &doc) &&
-           bson_iter_next(&doc);
+           BSON_ITER_HOLDS_ARRAY(&batch) && bson_iter_recurse(&batch, &doc) && bson_iter_next(&doc);
       if (!ok) *error = "indexed-read: ts " + std::to_string(ts) + " not found";
     }
     bson_destroy(&reply);

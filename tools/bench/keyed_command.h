@@ -20,8 +20,12 @@ class KeyedCommand : public Op {
   // `key_path`.
   KeyedCommand(mongoc_client_t* client, const Options& options, uint64_t seed, bson_t* command,
                const char* key_path, std::string what, Check check)
-      : client_(client), db_(options.db), count_(static_cast<uint64_t>(options.docs)), rng_(seed),
-        what_(std::move(what)), check_(check) {
+      : client_(client),
+        db_(options.db),
+        count_(static_cast<uint64_t>(options.docs)),
+        rng_(seed),
+        what_(std::move(what)),
+        check_(check) {
     bson_steal(&cmd_, command);
     valid_ = FindInt32(&cmd_, key_path, &key_);
   }

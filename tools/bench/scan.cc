@@ -9,8 +9,8 @@ namespace {
 class ScanPass : public Op {
  public:
   ScanPass(mongoc_client_t* client, const Options& options)
-      : coll_(mongoc_client_get_collection(client, options.db.c_str(),
-                                           options.collection.c_str())) {}
+      : coll_(
+            mongoc_client_get_collection(client, options.db.c_str(), options.collection.c_str())) {}
   ~ScanPass() override { mongoc_collection_destroy(coll_); }
 
   int64_t Run(std::string* error) override {

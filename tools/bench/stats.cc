@@ -56,8 +56,8 @@ void RunPhase(const std::vector<Op*>& ops, double seconds, Measured* out) {
   }
   ready.wait();
   Clock::time_point start = Clock::now();
-  deadline = start +
-             std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  deadline =
+      start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   go.store(true);
   go.notify_all();
   for (std::thread& t : threads) t.join();

@@ -2,8 +2,8 @@
 // accumulator of the same name (query/pipeline/accumulators/) folded over the operands — the
 // elements of the one operand when it is an array, else the operand values themselves — so the
 // expression and the accumulator share one definition of the arithmetic and the null rules.
-#include "query/expression/operator.h"
 #include "query/pipeline/accumulators/accumulator.h"
+#include "query/expression/operator.h"
 
 namespace cairn::query::ops {
 

@@ -33,11 +33,16 @@ bool PositiveOrNaN(const bson_decimal128_t& d) {
 bson_type_t WidestNumeric(bson_type_t a, bson_type_t b) {
   auto rank = [](bson_type_t t) {
     switch (t) {
-      case BSON_TYPE_INT32: return 1;
-      case BSON_TYPE_INT64: return 2;
-      case BSON_TYPE_DOUBLE: return 3;
-      case BSON_TYPE_DECIMAL128: return 4;
-      default: return 0;
+      case BSON_TYPE_INT32:
+        return 1;
+      case BSON_TYPE_INT64:
+        return 2;
+      case BSON_TYPE_DOUBLE:
+        return 3;
+      case BSON_TYPE_DECIMAL128:
+        return 4;
+      default:
+        return 0;
     }
   };
   int ra = rank(a), rb = rank(b);
@@ -50,9 +55,8 @@ Result<Value> SingleNumeric(const OperatorExpression& op, Variables* vars) {
   CAIRN_ASSIGN_OR_RETURN(Value v, op.Eval(0, vars));
   if (v.nullish()) return Value::Null();
   if (!v.numeric()) {
-    return Status(ErrorCode::kLocation28765, std::string(op.name()) +
-                                                 " only supports numeric types, not " +
-                                                 TypeNameOf(v));
+    return Status(ErrorCode::kLocation28765,
+                  std::string(op.name()) + " only supports numeric types, not " + TypeNameOf(v));
   }
   return v;
 }
@@ -88,7 +92,8 @@ class AddState {
         return Status::OK();
       }
       as_double = NumberAsDouble(v);
-      if (v.type() != BSON_TYPE_DOUBLE) as_long = v.type() == BSON_TYPE_INT32 ? v.int32() : v.int64();
+      if (v.type() != BSON_TYPE_DOUBLE)
+        as_long = v.type() == BSON_TYPE_INT32 ? v.int32() : v.int64();
     }
     if (widest_ == BSON_TYPE_DECIMAL128) {  // a date after a decimal
       decimal_total_ = dec128::Add(decimal_total_, dec128::FromInt64(as_long));
@@ -126,10 +131,14 @@ class AddState {
       return Value::Date(std::llround(double_total_));
     }
     switch (widest_) {
-      case BSON_TYPE_INT64: return Value::Int64(long_total_);
-      case BSON_TYPE_DOUBLE: return Value::Double(double_total_);
-      case BSON_TYPE_DECIMAL128: return Value::Decimal(decimal_total_);
-      default: return Value::IntOrLong(long_total_);
+      case BSON_TYPE_INT64:
+        return Value::Int64(long_total_);
+      case BSON_TYPE_DOUBLE:
+        return Value::Double(double_total_);
+      case BSON_TYPE_DECIMAL128:
+        return Value::Decimal(decimal_total_);
+      default:
+        return Value::IntOrLong(long_total_);
     }
   }
 
@@ -167,10 +176,14 @@ class MultiplyState {
 
   Value Finish() const {
     switch (product_type_) {
-      case BSON_TYPE_DOUBLE: return Value::Double(double_product_);
-      case BSON_TYPE_DECIMAL128: return Value::Decimal(decimal_product_);
-      case BSON_TYPE_INT64: return Value::Int64(long_product_);
-      default: return Value::IntOrLong(long_product_);
+      case BSON_TYPE_DOUBLE:
+        return Value::Double(double_product_);
+      case BSON_TYPE_DECIMAL128:
+        return Value::Decimal(decimal_product_);
+      case BSON_TYPE_INT64:
+        return Value::Int64(long_product_);
+      default:
+        return Value::IntOrLong(long_product_);
     }
   }
 
@@ -195,17 +208,17 @@ double RoundDoubleDecimal(double x, int64_t places, bool half_even) {
   for (; *p != 'e'; ++p) {
     if (*p != '.') digits.push_back(*p);
   }
-  int64_t exponent = std::atoll(p + 1);      // x = d.ddd… × 10^exponent
-  int64_t last_digit_exp = exponent - 33;     // the exponent of digits.back()
+  int64_t exponent = std::atoll(p + 1);    // x = d.ddd… × 10^exponent
+  int64_t last_digit_exp = exponent - 33;  // the exponent of digits.back()
   if (exponent + 1 + places > 34) return std::nan("");
-  if (last_digit_exp >= -places) return x;    // no digit below the quantum
-  int64_t drop = -places - last_digit_exp;   // digits to remove from the right
+  if (last_digit_exp >= -places) return x;  // no digit below the quantum
+  int64_t drop = -places - last_digit_exp;  // digits to remove from the right
   std::string kept;
   std::string dropped;
   if (drop >= static_cast<int64_t>(digits.size())) {
     kept = "0";
-    dropped = std::string(static_cast<size_t>(drop - static_cast<int64_t>(digits.size())), '0') +
-              digits;
+    dropped =
+        std::string(static_cast<size_t>(drop - static_cast<int64_t>(digits.size())), '0') + digits;
   } else {
     kept = digits.substr(0, digits.size() - static_cast<size_t>(drop));
     dropped = digits.substr(digits.size() - static_cast<size_t>(drop));
@@ -239,9 +252,9 @@ Result<Value> RoundOrTrunc(const OperatorExpression& op, Variables* vars, bool h
   CAIRN_ASSIGN_OR_RETURN(Value number, op.Eval(0, vars));
   if (number.nullish()) return Value::Null();
   if (!number.numeric()) {
-    return Status(ErrorCode::kLocation51081, std::string(op.name()) +
-                                                 " only supports numeric types, not " +
-                                                 TypeNameOf(number));
+    return Status(
+        ErrorCode::kLocation51081,
+        std::string(op.name()) + " only supports numeric types, not " + TypeNameOf(number));
   }
   int64_t places = 0;
   if (op.size() > 1) {
@@ -253,10 +266,9 @@ Result<Value> RoundOrTrunc(const OperatorExpression& op, Variables* vars, bool h
                                                    " must be a integral value");
     }
     if (places < -20 || places > 100) {
-      return Status(ErrorCode::kLocation51083, "cannot apply " + std::string(op.name()) +
-                                                   " with precision value " +
-                                                   std::to_string(places) +
-                                                   " value must be in [-20, 100]");
+      return Status(ErrorCode::kLocation51083,
+                    "cannot apply " + std::string(op.name()) + " with precision value " +
+                        std::to_string(places) + " value must be in [-20, 100]");
     }
   }
   switch (number.type()) {
@@ -266,7 +278,8 @@ Result<Value> RoundOrTrunc(const OperatorExpression& op, Variables* vars, bool h
       return Value::Decimal(dec128::Quantize(
           d, places, half_even ? dec128::Rounding::kTiesToEven : dec128::Rounding::kTowardZero));
     }
-    case BSON_TYPE_DOUBLE: return Value::Double(RoundDoubleDecimal(number.dbl(), places, half_even));
+    case BSON_TYPE_DOUBLE:
+      return Value::Double(RoundDoubleDecimal(number.dbl(), places, half_even));
     default: {
       if (places >= 0) return number;
       int64_t v = number.type() == BSON_TYPE_INT32 ? number.int32() : number.int64();
@@ -328,7 +341,8 @@ Result<Value> EvalSubtract(const OperatorExpression& op, Variables* vars) {
   switch (WidestNumeric(rhs.type(), lhs.type())) {
     case BSON_TYPE_DECIMAL128:
       return Value::Decimal(dec128::Subtract(NumberAsDecimal(lhs), NumberAsDecimal(rhs)));
-    case BSON_TYPE_DOUBLE: return Value::Double(NumberAsDouble(lhs) - NumberAsDouble(rhs));
+    case BSON_TYPE_DOUBLE:
+      return Value::Double(NumberAsDouble(lhs) - NumberAsDouble(rhs));
     case BSON_TYPE_INT64: {
       int64_t l = lhs.type() == BSON_TYPE_INT32 ? lhs.int32() : lhs.int64();
       int64_t r = rhs.type() == BSON_TYPE_INT32 ? rhs.int32() : rhs.int64();
@@ -340,7 +354,8 @@ Result<Value> EvalSubtract(const OperatorExpression& op, Variables* vars) {
     }
     case BSON_TYPE_INT32:
       return Value::IntOrLong(static_cast<int64_t>(lhs.int32()) - rhs.int32());
-    default: break;
+    default:
+      break;
   }
   if (lhs.nullish() || rhs.nullish()) return Value::Null();
   if (lhs.type() == BSON_TYPE_DATE_TIME) {
@@ -400,8 +415,7 @@ Result<Value> EvalMod(const OperatorExpression& op, Variables* vars) {
     }
     double right = NumberAsDouble(rhs);
     if (right == 0) return Status(ErrorCode::kLocation16610, "can't $mod by zero");
-    if (lhs.type() == BSON_TYPE_DOUBLE ||
-        (rhs.type() == BSON_TYPE_DOUBLE && !IsIntegral32(rhs))) {
+    if (lhs.type() == BSON_TYPE_DOUBLE || (rhs.type() == BSON_TYPE_DOUBLE && !IsIntegral32(rhs))) {
       return Value::Double(std::fmod(NumberAsDouble(lhs), right));
     }
     if (lhs.type() == BSON_TYPE_INT64 || rhs.type() == BSON_TYPE_INT64) {
@@ -421,15 +435,19 @@ Result<Value> EvalMod(const OperatorExpression& op, Variables* vars) {
 Result<Value> EvalAbs(const OperatorExpression& op, Variables* vars) {
   CAIRN_ASSIGN_OR_RETURN(Value v, SingleNumeric(op, vars));
   switch (v.type()) {
-    case BSON_TYPE_DOUBLE: return Value::Double(std::fabs(v.dbl()));
-    case BSON_TYPE_DECIMAL128: return Value::Decimal(dec128::Abs(v.decimal()));
-    case BSON_TYPE_INT32: return Value::IntOrLong(std::llabs(static_cast<int64_t>(v.int32())));
+    case BSON_TYPE_DOUBLE:
+      return Value::Double(std::fabs(v.dbl()));
+    case BSON_TYPE_DECIMAL128:
+      return Value::Decimal(dec128::Abs(v.decimal()));
+    case BSON_TYPE_INT32:
+      return Value::IntOrLong(std::llabs(static_cast<int64_t>(v.int32())));
     case BSON_TYPE_INT64:
       if (v.int64() == kLongMin) {
         return Status(ErrorCode::kLocation28680, "can't take $abs of long long min");
       }
       return Value::Int64(std::llabs(v.int64()));
-    default: return v;  // null
+    default:
+      return v;  // null
   }
 }
 
@@ -496,7 +514,8 @@ Result<Value> EvalLog(const OperatorExpression& op, Variables* vars) {
                   "$log's argument must be numeric, not " + TypeNameOf(arg));
   }
   if (!base.numeric()) {
-    return Status(ErrorCode::kLocation28757, "$log's base must be numeric, not " + TypeNameOf(base));
+    return Status(ErrorCode::kLocation28757,
+                  "$log's base must be numeric, not " + TypeNameOf(base));
   }
   if (IsDecimal(arg) || IsDecimal(base)) {
     bson_decimal128_t x = NumberAsDecimal(arg);
@@ -506,9 +525,9 @@ Result<Value> EvalLog(const OperatorExpression& op, Variables* vars) {
                     "$log's argument must be a positive number, but is " + DecimalToString(x));
     }
     if (!(dec128::IsNaN(b) || (PositiveOrNaN(b) && !dec128::Equal(b, dec128::FromInt64(1))))) {
-      return Status(ErrorCode::kLocation28759,
-                    "$log's base must be a positive number not equal to 1, but is " +
-                        DecimalToString(b));
+      return Status(
+          ErrorCode::kLocation28759,
+          "$log's base must be a positive number not equal to 1, but is " + DecimalToString(b));
     }
     return Value::Decimal(dec128::Log(x, b));
   }
@@ -519,9 +538,9 @@ Result<Value> EvalLog(const OperatorExpression& op, Variables* vars) {
                   "$log's argument must be a positive number, but is " + FormatDouble(x));
   }
   if (!((b > 0 && b != 1) || std::isnan(b))) {
-    return Status(ErrorCode::kLocation28759,
-                  "$log's base must be a positive number not equal to 1, but is " +
-                      FormatDouble(b));
+    return Status(
+        ErrorCode::kLocation28759,
+        "$log's base must be a positive number not equal to 1, but is " + FormatDouble(b));
   }
   return Value::Double(std::log(x) / std::log(b));
 }
@@ -539,8 +558,7 @@ Result<Value> EvalSqrt(const OperatorExpression& op, Variables* vars) {
   }
   double x = NumberAsDouble(v);
   if (x < 0) {
-    return Status(ErrorCode::kLocation28714,
-                  "$sqrt's argument must be greater than or equal to 0");
+    return Status(ErrorCode::kLocation28714, "$sqrt's argument must be greater than or equal to 0");
   }
   return Value::Double(std::sqrt(x));
 }
@@ -550,7 +568,8 @@ Result<Value> EvalPow(const OperatorExpression& op, Variables* vars) {
   CAIRN_ASSIGN_OR_RETURN(Value exp, op.Eval(1, vars));
   if (base.nullish() || exp.nullish()) return Value::Null();
   if (!base.numeric()) {
-    return Status(ErrorCode::kLocation28762, "$pow's base must be numeric, not " + TypeNameOf(base));
+    return Status(ErrorCode::kLocation28762,
+                  "$pow's base must be numeric, not " + TypeNameOf(base));
   }
   if (!exp.numeric()) {
     return Status(ErrorCode::kLocation28763,

@@ -6,8 +6,8 @@
 #include <limits>
 #include <optional>
 
-#include "query/expression/operator.h"
 #include "common/limits.h"
+#include "query/expression/operator.h"
 
 namespace cairn::query::ops {
 
@@ -45,9 +45,9 @@ Value ElementAt(const Value& array, int64_t index) {
 Result<Value> ArrayElemAt(const OperatorExpression& op, const Value& array, const Value& index) {
   if (array.nullish() || index.nullish()) return Value::Null();
   if (!array.is_array()) {
-    return Status(ErrorCode::kLocation28689,
-                  std::string(op.name()) + "'s " + (op.size() == 1 ? "argument" : "first argument") +
-                      " must be an array, but is " + TypeOf(array));
+    return Status(ErrorCode::kLocation28689, std::string(op.name()) + "'s " +
+                                                 (op.size() == 1 ? "argument" : "first argument") +
+                                                 " must be an array, but is " + TypeOf(array));
   }
   if (!index.numeric()) {
     return Status(ErrorCode::kLocation28690, std::string(op.name()) +
@@ -165,9 +165,9 @@ class SortArrayExpression final : public OperatorExpression {
     CAIRN_ASSIGN_OR_RETURN(Value input, op.Eval(0, vars));
     if (input.nullish()) return Value::Null();
     if (!input.is_array()) {
-      return Status(ErrorCode::kLocation2942504,
-                    "The input argument to $sortArray must be an array, but was of type: " +
-                        TypeOf(input));
+      return Status(
+          ErrorCode::kLocation2942504,
+          "The input argument to $sortArray must be an array, but was of type: " + TypeOf(input));
     }
     std::vector<Value> elements = Elements(input);
     if (elements.size() < 2) return input;
@@ -187,7 +187,8 @@ Result<SortBy> ParseSortBy(const bson_iter_t* spec) {
       return Status(ErrorCode::kLocation2942505, "BadValue: " + reason);
     };
     BsonView pattern = IterDocument(spec);
-    if (pattern.empty()) return bad("The $sort pattern is empty when it should be a set of fields.");
+    if (pattern.empty())
+      return bad("The $sort pattern is empty when it should be a set of fields.");
     bson_iter_t it;
     pattern.Init(&it);
     while (bson_iter_next(&it)) {
@@ -275,9 +276,9 @@ Result<Value> EvalSlice(const OperatorExpression& op, Variables* vars) {
                   "First argument to $slice must be an array, but is of type: " + TypeOf(array));
   }
   if (!second.numeric()) {
-    return Status(ErrorCode::kLocation28725,
-                  "Second argument to $slice must be a numeric value, but is of type: " +
-                      TypeOf(second));
+    return Status(
+        ErrorCode::kLocation28725,
+        "Second argument to $slice must be a numeric value, but is of type: " + TypeOf(second));
   }
   if (!IsIntegral32(second)) {
     return Status(ErrorCode::kLocation28726,
@@ -299,9 +300,9 @@ Result<Value> EvalSlice(const OperatorExpression& op, Variables* vars) {
     CAIRN_ASSIGN_OR_RETURN(Value count_arg, op.Eval(2, vars));
     if (count_arg.nullish()) return Value::Null();
     if (!count_arg.numeric()) {
-      return Status(ErrorCode::kLocation28727,
-                    "Third argument to $slice must be numeric, but is of type: " +
-                        TypeOf(count_arg));
+      return Status(
+          ErrorCode::kLocation28727,
+          "Third argument to $slice must be numeric, but is of type: " + TypeOf(count_arg));
     }
     if (!IsIntegral32(count_arg)) {
       return Status(ErrorCode::kLocation28728,
@@ -338,9 +339,9 @@ Result<Value> EvalRange(const OperatorExpression& op, Variables* vars) {
   CAIRN_ASSIGN_OR_RETURN(Value start_value, op.Eval(0, vars));
   CAIRN_ASSIGN_OR_RETURN(Value end_value, op.Eval(1, vars));
   if (!start_value.numeric()) {
-    return Status(ErrorCode::kLocation34443,
-                  "$range requires a numeric starting value, found value of type: " +
-                      TypeOf(start_value));
+    return Status(
+        ErrorCode::kLocation34443,
+        "$range requires a numeric starting value, found value of type: " + TypeOf(start_value));
   }
   if (!IsIntegral32(start_value)) {
     return Status(ErrorCode::kLocation34444,
@@ -349,9 +350,9 @@ Result<Value> EvalRange(const OperatorExpression& op, Variables* vars) {
                       ValueToString(start_value));
   }
   if (!end_value.numeric()) {
-    return Status(ErrorCode::kLocation34445,
-                  "$range requires a numeric ending value, found value of type: " +
-                      TypeOf(end_value));
+    return Status(
+        ErrorCode::kLocation34445,
+        "$range requires a numeric ending value, found value of type: " + TypeOf(end_value));
   }
   if (!IsIntegral32(end_value)) {
     return Status(ErrorCode::kLocation34446,
@@ -365,9 +366,9 @@ Result<Value> EvalRange(const OperatorExpression& op, Variables* vars) {
   if (op.size() == 3) {
     CAIRN_ASSIGN_OR_RETURN(Value step_value, op.Eval(2, vars));
     if (!step_value.numeric()) {
-      return Status(ErrorCode::kLocation34447,
-                    "$range requires a numeric step value, found value of type:" +
-                        TypeOf(step_value));
+      return Status(
+          ErrorCode::kLocation34447,
+          "$range requires a numeric step value, found value of type:" + TypeOf(step_value));
     }
     if (!IsIntegral32(step_value)) {
       return Status(ErrorCode::kLocation34448,
@@ -403,9 +404,9 @@ Result<Value> EvalReverseArray(const OperatorExpression& op, Variables* vars) {
   CAIRN_ASSIGN_OR_RETURN(Value input, op.Eval(0, vars));
   if (input.nullish()) return Value::Null();
   if (!input.is_array()) {
-    return Status(ErrorCode::kLocation34435,
-                  "The argument to $reverseArray must be an array, but was of type: " +
-                      TypeOf(input));
+    return Status(
+        ErrorCode::kLocation34435,
+        "The argument to $reverseArray must be an array, but was of type: " + TypeOf(input));
   }
   std::vector<Value> elements = Elements(input);
   if (elements.size() < 2) return input;
@@ -441,8 +442,7 @@ Result<Value> EvalIndexOfArray(const OperatorExpression& op, Variables* vars) {
   return Value::Int32(-1);
 }
 
-Result<ExpressionPtr> ParseZip(const bson_iter_t* arg, std::string_view name,
-                               ParseContext& ctx) {
+Result<ExpressionPtr> ParseZip(const bson_iter_t* arg, std::string_view name, ParseContext& ctx) {
   bson_iter_t it;
   if (!RecurseObjectArgument(arg, &it)) {
     return Status(ErrorCode::kLocation34460, "$zip only supports an object as an argument, found " +

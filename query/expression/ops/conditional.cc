@@ -39,8 +39,7 @@ Result<Value> EvalSwitch(const OperatorExpression& op, Variables* vars) {
 
 }  // namespace
 
-Result<ExpressionPtr> ParseCond(const bson_iter_t* arg, std::string_view name,
-                                ParseContext& ctx) {
+Result<ExpressionPtr> ParseCond(const bson_iter_t* arg, std::string_view name, ParseContext& ctx) {
   if (!BSON_ITER_HOLDS_DOCUMENT(arg)) return ParsePositional(arg, name, ctx, EvalCond, 3, 3);
   std::vector<ExpressionPtr> operands(3);
   bson_iter_t it;

@@ -66,7 +66,8 @@ std::optional<bson_type_t> TypeFromName(std::string_view name) {
 Result<bson_type_t> TargetType(const Value& to) {
   if (to.is_string()) {
     std::optional<bson_type_t> type = TypeFromName(to.string());
-    if (!type) return Status(ErrorCode::kBadValue, "Unknown type name: " + std::string(to.string()));
+    if (!type)
+      return Status(ErrorCode::kBadValue, "Unknown type name: " + std::string(to.string()));
     return *type;
   }
   if (to.numeric()) {
@@ -121,8 +122,8 @@ Result<int64_t> DecimalToLong(const bson_decimal128_t& d) {
 Result<Value> ParseStringToNumber(std::string_view s, bson_type_t target) {
   std::string text(s);
   auto fail = [&](const std::string& reason) {
-    return Failure("Failed to parse number '" + text + "' in $convert with no onError value: " +
-                   reason);
+    return Failure("Failed to parse number '" + text +
+                   "' in $convert with no onError value: " + reason);
   };
   if (s.substr(0, 2) == "0x") {
     return Failure("Illegal hexadecimal input in $convert with no onError value: " + text);
@@ -237,11 +238,14 @@ Result<Value> Convert(const Value& input, bson_type_t target) {
       case BSON_TYPE_INT64:
       case BSON_TYPE_DECIMAL128:
       case BSON_TYPE_DATE_TIME:
-      case BSON_TYPE_BOOL: return Value::Bool(input.Truthy());
+      case BSON_TYPE_BOOL:
+        return Value::Bool(input.Truthy());
       case BSON_TYPE_NULL:
       case BSON_TYPE_UNDEFINED:
-      case BSON_TYPE_EOD: return Unsupported(from, target);
-      default: return Value::Bool(true);  // strings, objects, arrays, ObjectIds, ...
+      case BSON_TYPE_EOD:
+        return Unsupported(from, target);
+      default:
+        return Value::Bool(true);  // strings, objects, arrays, ObjectIds, ...
     }
   }
   if (from == target) {
@@ -252,8 +256,10 @@ Result<Value> Convert(const Value& input, bson_type_t target) {
       case BSON_TYPE_DATE_TIME:
       case BSON_TYPE_INT32:
       case BSON_TYPE_INT64:
-      case BSON_TYPE_DECIMAL128: return input;  // the identity conversions of the table
-      default: return Unsupported(from, target);
+      case BSON_TYPE_DECIMAL128:
+        return input;  // the identity conversions of the table
+      default:
+        return Unsupported(from, target);
     }
   }
   switch (from) {
@@ -281,8 +287,10 @@ Result<Value> Convert(const Value& input, bson_type_t target) {
           CAIRN_ASSIGN_OR_RETURN(int64_t i, DoubleToLong(d));
           return Value::Int64(i);
         }
-        case BSON_TYPE_DECIMAL128: return Value::Decimal(DecimalFromDouble(d));
-        default: break;
+        case BSON_TYPE_DECIMAL128:
+          return Value::Decimal(DecimalFromDouble(d));
+        default:
+          break;
       }
       break;
     }
@@ -292,7 +300,8 @@ Result<Value> Convert(const Value& input, bson_type_t target) {
         case BSON_TYPE_DOUBLE:
         case BSON_TYPE_INT32:
         case BSON_TYPE_INT64:
-        case BSON_TYPE_DECIMAL128: return ParseStringToNumber(s, target);
+        case BSON_TYPE_DECIMAL128:
+          return ParseStringToNumber(s, target);
         case BSON_TYPE_OID: {
           std::string text(s);
           if (text.size() != 24) {
@@ -317,7 +326,8 @@ Result<Value> Convert(const Value& input, bson_type_t target) {
           CAIRN_ASSIGN_OR_RETURN(int64_t ms, ParseDateString(s));
           return Value::Date(ms);
         }
-        default: break;
+        default:
+          break;
       }
       break;
     }
@@ -334,23 +344,34 @@ Result<Value> Convert(const Value& input, bson_type_t target) {
     case BSON_TYPE_BOOL: {
       bool b = input.boolean();
       switch (target) {
-        case BSON_TYPE_DOUBLE: return Value::Double(b ? 1.0 : 0.0);
-        case BSON_TYPE_UTF8: return Value::String(b ? "true" : "false");
-        case BSON_TYPE_INT32: return Value::Int32(b ? 1 : 0);
-        case BSON_TYPE_INT64: return Value::Int64(b ? 1 : 0);
-        case BSON_TYPE_DECIMAL128: return Value::Decimal(DecimalFromInt64(b ? 1 : 0));
-        default: break;
+        case BSON_TYPE_DOUBLE:
+          return Value::Double(b ? 1.0 : 0.0);
+        case BSON_TYPE_UTF8:
+          return Value::String(b ? "true" : "false");
+        case BSON_TYPE_INT32:
+          return Value::Int32(b ? 1 : 0);
+        case BSON_TYPE_INT64:
+          return Value::Int64(b ? 1 : 0);
+        case BSON_TYPE_DECIMAL128:
+          return Value::Decimal(DecimalFromInt64(b ? 1 : 0));
+        default:
+          break;
       }
       break;
     }
     case BSON_TYPE_DATE_TIME: {
       int64_t ms = input.date();
       switch (target) {
-        case BSON_TYPE_DOUBLE: return Value::Double(static_cast<double>(ms));
-        case BSON_TYPE_UTF8: return Value::String(FormatIsoDate(ms));
-        case BSON_TYPE_INT64: return Value::Int64(ms);
-        case BSON_TYPE_DECIMAL128: return Value::Decimal(DecimalFromInt64(ms));
-        default: break;
+        case BSON_TYPE_DOUBLE:
+          return Value::Double(static_cast<double>(ms));
+        case BSON_TYPE_UTF8:
+          return Value::String(FormatIsoDate(ms));
+        case BSON_TYPE_INT64:
+          return Value::Int64(ms);
+        case BSON_TYPE_DECIMAL128:
+          return Value::Decimal(DecimalFromInt64(ms));
+        default:
+          break;
       }
       break;
     }
@@ -366,10 +387,14 @@ Result<Value> Convert(const Value& input, bson_type_t target) {
     case BSON_TYPE_INT64: {
       int64_t i = from == BSON_TYPE_INT32 ? input.int32() : input.int64();
       switch (target) {
-        case BSON_TYPE_DOUBLE: return Value::Double(static_cast<double>(i));
-        case BSON_TYPE_UTF8: return Value::String(std::to_string(i));
-        case BSON_TYPE_INT64: return Value::Int64(i);
-        case BSON_TYPE_DECIMAL128: return Value::Decimal(DecimalFromInt64(i));
+        case BSON_TYPE_DOUBLE:
+          return Value::Double(static_cast<double>(i));
+        case BSON_TYPE_UTF8:
+          return Value::String(std::to_string(i));
+        case BSON_TYPE_INT64:
+          return Value::Int64(i);
+        case BSON_TYPE_DECIMAL128:
+          return Value::Decimal(DecimalFromInt64(i));
         case BSON_TYPE_INT32:
           if (i < std::numeric_limits<int32_t>::min() || i > std::numeric_limits<int32_t>::max()) {
             return Overflow("");
@@ -378,7 +403,8 @@ Result<Value> Convert(const Value& input, bson_type_t target) {
         case BSON_TYPE_DATE_TIME:
           if (from == BSON_TYPE_INT64) return Value::Date(i);
           break;
-        default: break;
+        default:
+          break;
       }
       break;
     }
@@ -390,7 +416,8 @@ Result<Value> Convert(const Value& input, bson_type_t target) {
           if (std::isinf(x) && !DecimalIsInfinite(d)) return Overflow(DecimalToString(d));
           return Value::Double(x);
         }
-        case BSON_TYPE_UTF8: return Value::String(DecimalToString(d));
+        case BSON_TYPE_UTF8:
+          return Value::String(DecimalToString(d));
         case BSON_TYPE_DATE_TIME: {
           CAIRN_ASSIGN_OR_RETURN(int64_t ms, DecimalToLong(d));
           return Value::Date(ms);
@@ -408,11 +435,13 @@ Result<Value> Convert(const Value& input, bson_type_t target) {
           }
           return Value::Int32(static_cast<int32_t>(*i));
         }
-        default: break;
+        default:
+          break;
       }
       break;
     }
-    default: break;
+    default:
+      break;
   }
   return Unsupported(from, target);
 }
@@ -428,8 +457,7 @@ Result<Value> EvalConvert(const OperatorExpression& op, Variables* vars) {
   if (input.nullish()) return op.has(3) ? op.Eval(3, vars) : Result<Value>(Value::Null());
   if (!target) return Value::Null();
   Result<Value> converted = Convert(input, *target);
-  if (!converted.ok() && converted.status().code() == ErrorCode::kConversionFailure &&
-      op.has(2)) {
+  if (!converted.ok() && converted.status().code() == ErrorCode::kConversionFailure && op.has(2)) {
     return op.Eval(2, vars);
   }
   return converted;
@@ -463,16 +491,17 @@ Result<ExpressionPtr> ParseConvert(const bson_iter_t* arg, std::string_view name
     return Status(ErrorCode::kFailedToParse, "Missing 'input' parameter to $convert");
   }
   if (!operands[1]) return Status(ErrorCode::kFailedToParse, "Missing 'to' parameter to $convert");
-  return ExpressionPtr(std::make_unique<OperatorExpression>(name, std::move(operands), EvalConvert));
+  return ExpressionPtr(
+      std::make_unique<OperatorExpression>(name, std::move(operands), EvalConvert));
 }
 
 Result<ExpressionPtr> ParseConversionAlias(const bson_iter_t* arg, std::string_view name,
                                            ParseContext& ctx) {
   CAIRN_ASSIGN_OR_RETURN(std::vector<ExpressionPtr> operands, ParseArguments(arg, ctx));
   if (operands.size() != 1) {
-    return Status(ErrorCode::kLocation50723, std::string(name) +
-                                                 " requires a single argument, got " +
-                                                 std::to_string(operands.size()));
+    return Status(
+        ErrorCode::kLocation50723,
+        std::string(name) + " requires a single argument, got " + std::to_string(operands.size()));
   }
   std::string_view target = name == "$toBool"       ? "bool"
                             : name == "$toDate"     ? "date"

@@ -19,14 +19,16 @@ namespace cairn::query::ops {
 // Value::coerceToDate (shared with date_arith.cc and date_from.cc through operator.h).
 Result<int64_t> DateMillis(const Value& v) {
   switch (v.type()) {
-    case BSON_TYPE_DATE_TIME: return v.date();
+    case BSON_TYPE_DATE_TIME:
+      return v.date();
     case BSON_TYPE_TIMESTAMP: {
       bson_iter_t it = v.iter();
       uint32_t seconds = 0, increment = 0;
       bson_iter_timestamp(&it, &seconds, &increment);
       return int64_t{seconds} * 1000;
     }
-    case BSON_TYPE_OID: return int64_t{bson_oid_get_time_t(v.oid())} * 1000;
+    case BSON_TYPE_OID:
+      return int64_t{bson_oid_get_time_t(v.oid())} * 1000;
     default:
       return Status(ErrorCode::kLocation16006,
                     "can't convert from BSON type " + TypeNameOf(v) + " to Date");
@@ -90,12 +92,18 @@ struct DatePartRow {
   OperatorExpression::Evaluator evaluate;
 };
 constexpr DatePartRow kDateParts[] = {
-    {"$dayOfMonth", EvalIntPart<DayOfMonth>},   {"$dayOfWeek", EvalIntPart<DayOfWeek>},
-    {"$dayOfYear", EvalIntPart<DayOfYear>},     {"$hour", EvalIntPart<Hour>},
-    {"$isoDayOfWeek", EvalIntPart<IsoDayOfWeek>}, {"$isoWeek", EvalIntPart<IsoWeek>},
-    {"$isoWeekYear", EvalIsoWeekYear},          {"$millisecond", EvalIntPart<Millisecond>},
-    {"$minute", EvalIntPart<Minute>},           {"$month", EvalIntPart<Month>},
-    {"$second", EvalIntPart<Second>},           {"$week", EvalIntPart<Week>},
+    {"$dayOfMonth", EvalIntPart<DayOfMonth>},
+    {"$dayOfWeek", EvalIntPart<DayOfWeek>},
+    {"$dayOfYear", EvalIntPart<DayOfYear>},
+    {"$hour", EvalIntPart<Hour>},
+    {"$isoDayOfWeek", EvalIntPart<IsoDayOfWeek>},
+    {"$isoWeek", EvalIntPart<IsoWeek>},
+    {"$isoWeekYear", EvalIsoWeekYear},
+    {"$millisecond", EvalIntPart<Millisecond>},
+    {"$minute", EvalIntPart<Minute>},
+    {"$month", EvalIntPart<Month>},
+    {"$second", EvalIntPart<Second>},
+    {"$week", EvalIntPart<Week>},
     {"$year", EvalIntPart<Year>},
 };
 
@@ -112,9 +120,9 @@ std::string Pad(int64_t value, int width) {
   return value < 0 ? "-" + digits : digits;
 }
 
-constexpr const char* kMonthNames[] = {"January", "February", "March",     "April",
-                                       "May",     "June",     "July",      "August",
-                                       "September", "October", "November", "December"};
+constexpr const char* kMonthNames[] = {"January",   "February", "March",    "April",
+                                       "May",       "June",     "July",     "August",
+                                       "September", "October",  "November", "December"};
 
 }  // namespace
 
@@ -126,14 +134,29 @@ Status ValidateFormat(std::string_view format) {
       return Status(ErrorCode::kLocation18535, "Unmatched '%' at end of format string");
     }
     switch (format[++i]) {
-      case 'd': case 'G': case 'H': case 'j': case 'L': case 'm': case 'M': case 'S':
-      case 'u': case 'U': case 'V': case 'w': case 'Y': case 'z': case 'Z': case '%':
-      case 'b': case 'B':
+      case 'd':
+      case 'G':
+      case 'H':
+      case 'j':
+      case 'L':
+      case 'm':
+      case 'M':
+      case 'S':
+      case 'u':
+      case 'U':
+      case 'V':
+      case 'w':
+      case 'Y':
+      case 'z':
+      case 'Z':
+      case '%':
+      case 'b':
+      case 'B':
         break;
       default:
-        return Status(ErrorCode::kLocation18536, "Invalid format character '%" +
-                                                     std::string(1, format[i]) +
-                                                     "' in format string");
+        return Status(
+            ErrorCode::kLocation18536,
+            "Invalid format character '%" + std::string(1, format[i]) + "' in format string");
     }
   }
   return Status::OK();
@@ -162,7 +185,8 @@ Result<std::string> FormatDate(std::string_view format, const DateParts& p) {
     if (year < 0 || year > 9999) {
       return Status(ErrorCode::kLocation18537,
                     "Could not convert date to string: date component was outside the supported "
-                    "range of 0-9999: " + std::to_string(year));
+                    "range of 0-9999: " +
+                        std::to_string(year));
     }
     out += Pad(year, 4);
     return Status::OK();
@@ -173,19 +197,45 @@ Result<std::string> FormatDate(std::string_view format, const DateParts& p) {
       continue;
     }
     switch (format[++i]) {
-      case 'd': out += Pad(p.day, 2); break;
-      case 'G': CAIRN_RETURN_IF_ERROR(year4(p.iso_week_year)); break;
-      case 'H': out += Pad(p.hour, 2); break;
-      case 'j': out += Pad(p.day_of_year, 3); break;
-      case 'L': out += Pad(p.millisecond, 3); break;
-      case 'm': out += Pad(p.month, 2); break;
-      case 'M': out += Pad(p.minute, 2); break;
-      case 'S': out += Pad(p.second, 2); break;
-      case 'u': out += std::to_string(p.iso_day_of_week); break;
-      case 'U': out += Pad(p.week, 2); break;
-      case 'V': out += Pad(p.iso_week, 2); break;
-      case 'w': out += std::to_string(p.day_of_week); break;
-      case 'Y': CAIRN_RETURN_IF_ERROR(year4(p.year)); break;
+      case 'd':
+        out += Pad(p.day, 2);
+        break;
+      case 'G':
+        CAIRN_RETURN_IF_ERROR(year4(p.iso_week_year));
+        break;
+      case 'H':
+        out += Pad(p.hour, 2);
+        break;
+      case 'j':
+        out += Pad(p.day_of_year, 3);
+        break;
+      case 'L':
+        out += Pad(p.millisecond, 3);
+        break;
+      case 'm':
+        out += Pad(p.month, 2);
+        break;
+      case 'M':
+        out += Pad(p.minute, 2);
+        break;
+      case 'S':
+        out += Pad(p.second, 2);
+        break;
+      case 'u':
+        out += std::to_string(p.iso_day_of_week);
+        break;
+      case 'U':
+        out += Pad(p.week, 2);
+        break;
+      case 'V':
+        out += Pad(p.iso_week, 2);
+        break;
+      case 'w':
+        out += std::to_string(p.day_of_week);
+        break;
+      case 'Y':
+        CAIRN_RETURN_IF_ERROR(year4(p.year));
+        break;
       case 'z': {
         int32_t minutes = p.utc_offset_seconds / 60;
         int32_t magnitude = minutes < 0 ? -minutes : minutes;
@@ -199,10 +249,17 @@ Result<std::string> FormatDate(std::string_view format, const DateParts& p) {
         out += Pad(minutes < 0 ? -minutes : minutes, 3);
         break;
       }
-      case 'b': out += std::string(kMonthNames[p.month - 1]).substr(0, 3); break;
-      case 'B': out += kMonthNames[p.month - 1]; break;
-      case '%': out += '%'; break;
-      default: break;  // validated earlier
+      case 'b':
+        out += std::string(kMonthNames[p.month - 1]).substr(0, 3);
+        break;
+      case 'B':
+        out += kMonthNames[p.month - 1];
+        break;
+      case '%':
+        out += '%';
+        break;
+      default:
+        break;  // validated earlier
     }
   }
   return out;
@@ -221,9 +278,9 @@ Result<Value> EvalDateToString(const OperatorExpression& op, Variables* vars) {
   if (op.has(1) && format.nullish()) return Value::Null();
   CAIRN_ASSIGN_OR_RETURN(int64_t millis, DateMillis(date));
   DateParts parts = zone->Breakdown(millis);
-  std::string_view pattern = op.has(1) ? format.string()
+  std::string_view pattern = op.has(1)        ? format.string()
                              : !zone->IsUtc() ? "%Y-%m-%dT%H:%M:%S.%L"
-                                                           : "%Y-%m-%dT%H:%M:%S.%LZ";
+                                              : "%Y-%m-%dT%H:%M:%S.%LZ";
   CAIRN_ASSIGN_OR_RETURN(std::string text, FormatDate(pattern, parts));
   return Value::String(text);
 }
@@ -282,14 +339,14 @@ Result<std::vector<ExpressionPtr>> ParseNamed(const bson_iter_t* arg, std::strin
       ++slot;
     }
     if (slot == names.size()) {
-      return Status(unknown, "Unrecognized argument to " + std::string(name) + ": " +
-                                 std::string(key));
+      return Status(unknown,
+                    "Unrecognized argument to " + std::string(name) + ": " + std::string(key));
     }
     CAIRN_ASSIGN_OR_RETURN(slots[slot], ParseOperand(&it, ctx));
   }
   if (!slots[0]) {
-    return Status(missing,
-                  "Missing '" + std::string(*names.begin()) + "' parameter to " + std::string(name));
+    return Status(
+        missing, "Missing '" + std::string(*names.begin()) + "' parameter to " + std::string(name));
   }
   return slots;
 }
@@ -327,8 +384,10 @@ Result<ExpressionPtr> ParseDatePart(const bson_iter_t* arg, std::string_view nam
     uint32_t count = IterDocument(arg).CountKeys();
     if (count != 1) {
       return Status(ErrorCode::kLocation40536,
-                    std::string(name) + " accepts exactly one argument if given an array, but "
-                                        "was given " + std::to_string(count));
+                    std::string(name) +
+                        " accepts exactly one argument if given an array, but "
+                        "was given " +
+                        std::to_string(count));
     }
     bson_iter_recurse(arg, &it);
     bson_iter_next(&it);
@@ -347,8 +406,7 @@ Result<ExpressionPtr> ParseDateToString(const bson_iter_t* arg, std::string_view
       ParseNamed(arg, name, ctx, {"date", "format", "timezone", "onNull"},
                  ErrorCode::kLocation18629, ErrorCode::kLocation18534, ErrorCode::kLocation18628));
   // A constant format is checked now, as MongoDB's parse does.
-  if (operands[1] && operands[1]->constant() != nullptr &&
-      operands[1]->constant()->is_string()) {
+  if (operands[1] && operands[1]->constant() != nullptr && operands[1]->constant()->is_string()) {
     CAIRN_RETURN_IF_ERROR(ValidateFormat(operands[1]->constant()->string()));
   }
   return ExpressionPtr(

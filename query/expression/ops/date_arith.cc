@@ -30,9 +30,14 @@ struct TimeUnitName {
   TimeUnit unit;
 };
 constexpr TimeUnitName kTimeUnits[] = {
-    {"year", TimeUnit::kYear},     {"quarter", TimeUnit::kQuarter}, {"month", TimeUnit::kMonth},
-    {"week", TimeUnit::kWeek},     {"day", TimeUnit::kDay},         {"hour", TimeUnit::kHour},
-    {"minute", TimeUnit::kMinute}, {"second", TimeUnit::kSecond},
+    {"year", TimeUnit::kYear},
+    {"quarter", TimeUnit::kQuarter},
+    {"month", TimeUnit::kMonth},
+    {"week", TimeUnit::kWeek},
+    {"day", TimeUnit::kDay},
+    {"hour", TimeUnit::kHour},
+    {"minute", TimeUnit::kMinute},
+    {"second", TimeUnit::kSecond},
     {"millisecond", TimeUnit::kMillisecond},
 };
 
@@ -55,24 +60,25 @@ int64_t FloorMod(int64_t value, int64_t divisor) {
 // parseTimeUnit with its context: 5439013 not a string; FailedToParse unknown name.
 Result<TimeUnit> ParseTimeUnit(const Value& v, std::string_view op) {
   if (!v.is_string()) {
-    return Status(ErrorCode::kLocation5439013, std::string(op) +
-                                                   " requires 'unit' to be a string, but got " +
-                                                   TypeNameOf(v));
+    return Status(ErrorCode::kLocation5439013,
+                  std::string(op) + " requires 'unit' to be a string, but got " + TypeNameOf(v));
   }
   for (const TimeUnitName& row : kTimeUnits) {
     if (row.name == v.string()) return row.unit;
   }
   return Status(ErrorCode::kFailedToParse,
-                std::string(op) + " parameter 'unit' value parsing failed :: caused by :: "
-                                  "unknown time unit value: " + std::string(v.string()));
+                std::string(op) +
+                    " parameter 'unit' value parsing failed :: caused by :: "
+                    "unknown time unit value: " +
+                    std::string(v.string()));
 }
 
 // parseDayOfWeek: full or three-letter English names, any case (5439015, 5439016).
 Result<int> ParseDayOfWeek(const Value& v, std::string_view op) {
   if (!v.is_string()) {
-    return Status(ErrorCode::kLocation5439015,
-                  std::string(op) + " requires 'startOfWeek' to be a string, but got " +
-                      TypeNameOf(v));
+    return Status(
+        ErrorCode::kLocation5439015,
+        std::string(op) + " requires 'startOfWeek' to be a string, but got " + TypeNameOf(v));
   }
   static constexpr std::string_view kDays[] = {"monday", "tuesday",  "wednesday", "thursday",
                                                "friday", "saturday", "sunday"};
@@ -135,15 +141,32 @@ bool AmountInRange(int64_t amount, TimeUnit unit) {
   constexpr int64_t kMaxYears = kMaxDays / 365 + 1;
   int64_t max = 0;
   switch (unit) {
-    case TimeUnit::kYear: max = kMaxYears; break;
-    case TimeUnit::kQuarter: max = kMaxYears * 4; break;
-    case TimeUnit::kMonth: max = kMaxYears * 12; break;
-    case TimeUnit::kWeek: max = kMaxDays / 7; break;
-    case TimeUnit::kDay: max = kMaxDays; break;
-    case TimeUnit::kHour: max = kMaxDays * 24; break;
-    case TimeUnit::kMinute: max = kMaxDays * 24 * 60; break;
-    case TimeUnit::kSecond: max = kMaxDays * 24 * 60 * 60; break;
-    case TimeUnit::kMillisecond: return true;
+    case TimeUnit::kYear:
+      max = kMaxYears;
+      break;
+    case TimeUnit::kQuarter:
+      max = kMaxYears * 4;
+      break;
+    case TimeUnit::kMonth:
+      max = kMaxYears * 12;
+      break;
+    case TimeUnit::kWeek:
+      max = kMaxDays / 7;
+      break;
+    case TimeUnit::kDay:
+      max = kMaxDays;
+      break;
+    case TimeUnit::kHour:
+      max = kMaxDays * 24;
+      break;
+    case TimeUnit::kMinute:
+      max = kMaxDays * 24 * 60;
+      break;
+    case TimeUnit::kSecond:
+      max = kMaxDays * 24 * 60 * 60;
+      break;
+    case TimeUnit::kMillisecond:
+      return true;
   }
   return -max < amount && amount < max;
 }
@@ -157,16 +180,23 @@ Result<int64_t> DateAdd(int64_t millis, TimeUnit unit, int64_t amount, const Tim
     return out;
   }
   if (!AmountInRange(amount, unit)) {
-    return Status(ErrorCode::kLocation5976500, "invalid dateAdd 'amount' parameter value: " +
-                                                   std::to_string(amount) + " " +
-                                                   std::string(UnitName(unit)));
+    return Status(ErrorCode::kLocation5976500,
+                  "invalid dateAdd 'amount' parameter value: " + std::to_string(amount) + " " +
+                      std::string(UnitName(unit)));
   }
   int64_t unit_millis = 0;
   switch (unit) {
-    case TimeUnit::kHour: unit_millis = kMillisPerHour; break;
-    case TimeUnit::kMinute: unit_millis = kMillisPerMinute; break;
-    case TimeUnit::kSecond: unit_millis = kMillisPerSecond; break;
-    default: break;
+    case TimeUnit::kHour:
+      unit_millis = kMillisPerHour;
+      break;
+    case TimeUnit::kMinute:
+      unit_millis = kMillisPerMinute;
+      break;
+    case TimeUnit::kSecond:
+      unit_millis = kMillisPerSecond;
+      break;
+    default:
+      break;
   }
   if (unit_millis != 0) {
     // Smaller than a day: added to the instant, so a DST change does not shift the result.
@@ -192,10 +222,9 @@ Result<int64_t> DateAdd(int64_t millis, TimeUnit unit, int64_t amount, const Tim
     const int64_t year = month_index >= 0 ? month_index / 12 : -((-month_index + 11) / 12);
     const int month = static_cast<int>(month_index - year * 12) + 1;
     // The last day of the target month caps the day (2020-10-31 + 1 month = 2020-11-30).
-    const int days_in_month =
-        static_cast<int>(DaysFromCivil(month == 12 ? year + 1 : year, month == 12 ? 1 : month + 1,
-                                       1) -
-                         DaysFromCivil(year, month, 1));
+    const int days_in_month = static_cast<int>(
+        DaysFromCivil(month == 12 ? year + 1 : year, month == 12 ? 1 : month + 1, 1) -
+        DaysFromCivil(year, month, 1));
     days = DaysFromCivil(year, month, std::min(p.day, days_in_month));
   }
   int64_t local_result = 0;
@@ -267,15 +296,24 @@ Result<int64_t> DateDiff(int64_t start, int64_t end, TimeUnit unit, const TimeZo
   const int64_t hours = e.hour - s.hour + DiffDays(sd, ed) * 24;
   const int64_t minutes = e.minute - s.minute + hours * 60;
   switch (unit) {
-    case TimeUnit::kYear: return DiffYears(sd, ed);
-    case TimeUnit::kQuarter: return DiffQuarters(sd, ed);
-    case TimeUnit::kMonth: return DiffMonths(sd, ed);
-    case TimeUnit::kWeek: return DiffWeeks(sd, ed, start_of_week);
-    case TimeUnit::kDay: return DiffDays(sd, ed);
-    case TimeUnit::kHour: return hours + offset_change / 3600;
-    case TimeUnit::kMinute: return minutes + offset_change / 60;
-    case TimeUnit::kSecond: return e.second - s.second + minutes * 60 + offset_change;
-    case TimeUnit::kMillisecond: break;
+    case TimeUnit::kYear:
+      return DiffYears(sd, ed);
+    case TimeUnit::kQuarter:
+      return DiffQuarters(sd, ed);
+    case TimeUnit::kMonth:
+      return DiffMonths(sd, ed);
+    case TimeUnit::kWeek:
+      return DiffWeeks(sd, ed, start_of_week);
+    case TimeUnit::kDay:
+      return DiffDays(sd, ed);
+    case TimeUnit::kHour:
+      return hours + offset_change / 3600;
+    case TimeUnit::kMinute:
+      return minutes + offset_change / 60;
+    case TimeUnit::kSecond:
+      return e.second - s.second + minutes * 60 + offset_change;
+    case TimeUnit::kMillisecond:
+      break;
   }
   return int64_t{0};
 }
@@ -331,13 +369,13 @@ Result<Value> EvalDateDiff(const OperatorExpression& op, Variables* vars) {
 }
 
 // truncateDate: the lower bound of the bin of `binSize` units `millis` falls in.
-Result<int64_t> TruncateDate(int64_t millis, TimeUnit unit, int64_t bin_size,
-                             const TimeZone& zone, int start_of_week) {
+Result<int64_t> TruncateDate(int64_t millis, TimeUnit unit, int64_t bin_size, const TimeZone& zone,
+                             int start_of_week) {
   const Status overflowed(ErrorCode::kLocation5439000, "dateTrunc overflowed");
   // The reference point: 2000-01-01T00:00 local time, moved to the first start of a week.
   constexpr int64_t kReferenceUtcMillis = 946684800000;  // 2000-01-01T00:00:00Z
-  int64_t reference = kReferenceUtcMillis -
-                      int64_t{zone.OffsetSeconds(kReferenceUtcMillis)} * kMillisPerSecond;
+  int64_t reference =
+      kReferenceUtcMillis - int64_t{zone.OffsetSeconds(kReferenceUtcMillis)} * kMillisPerSecond;
   LocalDate reference_date{2000, 1, 1};
   if (unit == TimeUnit::kWeek) {
     const int reference_position = (kSaturday - start_of_week + 7) % 7;  // 2000-01-01: Saturday
@@ -347,11 +385,20 @@ Result<int64_t> TruncateDate(int64_t millis, TimeUnit unit, int64_t bin_size,
   }
   int64_t unit_millis = 0;
   switch (unit) {
-    case TimeUnit::kMillisecond: unit_millis = 1; break;
-    case TimeUnit::kSecond: unit_millis = kMillisPerSecond; break;
-    case TimeUnit::kMinute: unit_millis = kMillisPerMinute; break;
-    case TimeUnit::kHour: unit_millis = kMillisPerHour; break;
-    default: break;
+    case TimeUnit::kMillisecond:
+      unit_millis = 1;
+      break;
+    case TimeUnit::kSecond:
+      unit_millis = kMillisPerSecond;
+      break;
+    case TimeUnit::kMinute:
+      unit_millis = kMillisPerMinute;
+      break;
+    case TimeUnit::kHour:
+      unit_millis = kMillisPerHour;
+      break;
+    default:
+      break;
   }
   if (unit_millis != 0) {
     int64_t bin_millis = 0;
@@ -372,11 +419,21 @@ Result<int64_t> TruncateDate(int64_t millis, TimeUnit unit, int64_t bin_size,
   const LocalDate date = DateOf(zone.Breakdown(millis));
   int64_t distance = 0;
   switch (unit) {
-    case TimeUnit::kDay: distance = DiffDays(reference_date, date); break;
-    case TimeUnit::kWeek: distance = DiffWeeks(reference_date, date, start_of_week); break;
-    case TimeUnit::kMonth: distance = DiffMonths(reference_date, date); break;
-    case TimeUnit::kQuarter: distance = DiffQuarters(reference_date, date); break;
-    default: distance = DiffYears(reference_date, date); break;
+    case TimeUnit::kDay:
+      distance = DiffDays(reference_date, date);
+      break;
+    case TimeUnit::kWeek:
+      distance = DiffWeeks(reference_date, date, start_of_week);
+      break;
+    case TimeUnit::kMonth:
+      distance = DiffMonths(reference_date, date);
+      break;
+    case TimeUnit::kQuarter:
+      distance = DiffQuarters(reference_date, date);
+      break;
+    default:
+      distance = DiffYears(reference_date, date);
+      break;
   }
   const int64_t bin_start = distance - FloorMod(distance, bin_size);
   return DateAdd(reference, unit, bin_start, zone);
@@ -462,17 +519,18 @@ Result<ExpressionPtr> ParseDateDiff(const bson_iter_t* arg, std::string_view nam
                                     ParseContext& ctx) {
   CAIRN_ASSIGN_OR_RETURN(
       std::vector<ExpressionPtr> slots,
-      ParseSlots(arg, name, ctx, {"startDate", "endDate", "unit", "timezone", "startOfWeek"},
-                 Status(ErrorCode::kLocation5166301,
-                        "$dateDiff only supports an object as its argument"),
-                 ErrorCode::kLocation5166302, ""));
+      ParseSlots(
+          arg, name, ctx, {"startDate", "endDate", "unit", "timezone", "startOfWeek"},
+          Status(ErrorCode::kLocation5166301, "$dateDiff only supports an object as its argument"),
+          ErrorCode::kLocation5166302, ""));
   if (!slots[0]) {
     return Status(ErrorCode::kLocation5166303, "Missing 'startDate' parameter to $dateDiff");
   }
   if (!slots[1]) {
     return Status(ErrorCode::kLocation5166304, "Missing 'endDate' parameter to $dateDiff");
   }
-  if (!slots[2]) return Status(ErrorCode::kLocation5166305, "Missing 'unit' parameter to $dateDiff");
+  if (!slots[2])
+    return Status(ErrorCode::kLocation5166305, "Missing 'unit' parameter to $dateDiff");
   return ExpressionPtr(std::make_unique<OperatorExpression>(name, std::move(slots), EvalDateDiff));
 }
 
@@ -480,14 +538,16 @@ Result<ExpressionPtr> ParseDateTrunc(const bson_iter_t* arg, std::string_view na
                                      ParseContext& ctx) {
   CAIRN_ASSIGN_OR_RETURN(
       std::vector<ExpressionPtr> slots,
-      ParseSlots(arg, name, ctx, {"date", "unit", "binSize", "timezone", "startOfWeek"},
-                 Status(ErrorCode::kLocation5439007,
-                        "$dateTrunc only supports an object as its argument"),
-                 ErrorCode::kLocation5439008,
-                 ". Expected arguments are date, unit, and optionally, binSize, timezone, "
-                 "startOfWeek"));
-  if (!slots[0]) return Status(ErrorCode::kLocation5439009, "Missing 'date' parameter to $dateTrunc");
-  if (!slots[1]) return Status(ErrorCode::kLocation5439010, "Missing 'unit' parameter to $dateTrunc");
+      ParseSlots(
+          arg, name, ctx, {"date", "unit", "binSize", "timezone", "startOfWeek"},
+          Status(ErrorCode::kLocation5439007, "$dateTrunc only supports an object as its argument"),
+          ErrorCode::kLocation5439008,
+          ". Expected arguments are date, unit, and optionally, binSize, timezone, "
+          "startOfWeek"));
+  if (!slots[0])
+    return Status(ErrorCode::kLocation5439009, "Missing 'date' parameter to $dateTrunc");
+  if (!slots[1])
+    return Status(ErrorCode::kLocation5439010, "Missing 'unit' parameter to $dateTrunc");
   return ExpressionPtr(std::make_unique<OperatorExpression>(name, std::move(slots), EvalDateTrunc));
 }
 

@@ -22,11 +22,21 @@ constexpr int64_t kMillisPerDay = 86400000;
 // ---- $dateFromParts ----
 
 enum PartSlot {
-  kYear, kMonth, kDay, kHour, kMinute, kSecond, kMillisecond, kIsoWeekYear, kIsoWeek,
-  kIsoDayOfWeek, kTimeZone, kPartSlots
+  kYear,
+  kMonth,
+  kDay,
+  kHour,
+  kMinute,
+  kSecond,
+  kMillisecond,
+  kIsoWeekYear,
+  kIsoWeek,
+  kIsoDayOfWeek,
+  kTimeZone,
+  kPartSlots
 };
 constexpr std::string_view kPartNames[kPartSlots] = {
-    "year",        "month",   "day",          "hour",    "minute",  "second",
+    "year",        "month",       "day",     "hour",         "minute",  "second",
     "millisecond", "isoWeekYear", "isoWeek", "isoDayOfWeek", "timezone"};
 
 // evaluateNumberWithDefault(AndBounds): the part's integral value, its default when absent,
@@ -39,8 +49,7 @@ Result<std::optional<int64_t>> EvalPart(const OperatorExpression& op, int slot, 
   const std::string name(kPartNames[slot]);
   if (!IsIntegral64(v)) {
     return Status(ErrorCode::kLocation40515, "'" + name + "' must evaluate to an integer, found " +
-                                                 TypeNameOf(v) + " with value " +
-                                                 ValueToString(v));
+                                                 TypeNameOf(v) + " with value " + ValueToString(v));
   }
   CAIRN_ASSIGN_OR_RETURN(int64_t value, CoerceToLong(v));
   if (bounded && (value < -32768 || value > 32767)) {
@@ -102,8 +111,7 @@ Result<Value> EvalDateFromParts(const OperatorExpression& op, Variables* vars) {
     if (!year) return Value::Null();
     CAIRN_ASSIGN_OR_RETURN(std::optional<int64_t> week, EvalPart(op, kIsoWeek, 1, true, vars));
     if (!week) return Value::Null();
-    CAIRN_ASSIGN_OR_RETURN(std::optional<int64_t> day,
-                           EvalPart(op, kIsoDayOfWeek, 1, true, vars));
+    CAIRN_ASSIGN_OR_RETURN(std::optional<int64_t> day, EvalPart(op, kIsoDayOfWeek, 1, true, vars));
     if (!day) return Value::Null();
     if (*year < 1 || *year > 9999) {
       return Status(ErrorCode::kLocation31095,
@@ -315,17 +323,17 @@ Status ParseDefault(std::string_view s, ParsedDate* out) {
     pos = q;
     SkipSpaces(s, &pos);
     if (pos < s.size()) {
-      return ParseError(s, pos, out->zone != ParsedDate::Zone::kNone
-                                    ? "Double timezone specification"
-                                    : "Unexpected character");
+      return ParseError(s, pos,
+                        out->zone != ParsedDate::Zone::kNone ? "Double timezone specification"
+                                                             : "Unexpected character");
     }
   }
   return Status::OK();
 }
 
-constexpr const char* kMonthNames[] = {"January", "February", "March",     "April",
-                                       "May",     "June",     "July",      "August",
-                                       "September", "October", "November", "December"};
+constexpr const char* kMonthNames[] = {"January",   "February", "March",    "April",
+                                       "May",       "June",     "July",     "August",
+                                       "September", "October",  "November", "December"};
 
 // Parses `s` with an explicit format of $dateToString's specifiers (validated already).
 Status ParseWithFormat(std::string_view s, std::string_view format, ParsedDate* out) {
@@ -349,7 +357,8 @@ Status ParseWithFormat(std::string_view s, std::string_view format, ParsedDate* 
         out->has_date = true;
         break;
       case 'm':
-        CAIRN_RETURN_IF_ERROR(number(2, false, &out->month, "A two digit month could not be found"));
+        CAIRN_RETURN_IF_ERROR(
+            number(2, false, &out->month, "A two digit month could not be found"));
         break;
       case 'd':
         CAIRN_RETURN_IF_ERROR(number(2, false, &out->day, "A two digit day could not be found"));
@@ -453,7 +462,8 @@ Status ParseWithFormat(std::string_view s, std::string_view format, ParsedDate* 
         }
         ++pos;
         break;
-      default: break;  // validated earlier
+      default:
+        break;  // validated earlier
     }
   }
   if (pos < s.size()) return ParseError(s, pos, "Trailing data");
@@ -488,9 +498,12 @@ Result<int64_t> Resolve(std::string_view text, const ParsedDate& p, const TimeZo
   }
   const int64_t local = LocalMillis(days, p.hour, p.minute, p.second, p.millisecond);
   switch (p.zone) {
-    case ParsedDate::Zone::kOffset: return local - int64_t{p.offset_seconds} * 1000;
-    case ParsedDate::Zone::kNamed: return p.named_zone->LocalToUtc(local);
-    case ParsedDate::Zone::kNone: break;
+    case ParsedDate::Zone::kOffset:
+      return local - int64_t{p.offset_seconds} * 1000;
+    case ParsedDate::Zone::kNamed:
+      return p.named_zone->LocalToUtc(local);
+    case ParsedDate::Zone::kNone:
+      break;
   }
   return zone.LocalToUtc(local);
 }

@@ -124,7 +124,8 @@ class ReduceExpression final : public Expression {
 // The `as` name of $filter / $map ("this" by default); a non-string `as` reads as "", which the
 // name rules refuse.
 Result<std::string> AsName(const bson_iter_t* as) {
-  std::string name = as == nullptr ? "this" : (BSON_ITER_HOLDS_UTF8(as) ? std::string(IterUtf8(as)) : "");
+  std::string name =
+      as == nullptr ? "this" : (BSON_ITER_HOLDS_UTF8(as) ? std::string(IterUtf8(as)) : "");
   CAIRN_RETURN_IF_ERROR(ValidateVariableNameForWrite(name));
   return name;
 }
@@ -160,8 +161,8 @@ Result<ExpressionPtr> ParseFilter(const bson_iter_t* arg, std::string_view name,
   if (args.Get("limit", &limit_it)) {
     CAIRN_ASSIGN_OR_RETURN(limit, ParseOperand(&limit_it, ctx));
   }
-  return ExpressionPtr(std::make_unique<FilterExpression>(
-      std::move(input), std::move(cond).value(), std::move(limit), slot));
+  return ExpressionPtr(std::make_unique<FilterExpression>(std::move(input), std::move(cond).value(),
+                                                          std::move(limit), slot));
 }
 
 Result<ExpressionPtr> ParseMap(const bson_iter_t* arg, std::string_view name, ParseContext& ctx) {
@@ -196,9 +197,8 @@ Result<ExpressionPtr> ParseReduce(const bson_iter_t* arg, std::string_view name,
                                   ParseContext& ctx) {
   bson_iter_t it;
   if (!RecurseObjectArgument(arg, &it)) {
-    return Status(ErrorCode::kLocation40075,
-                  "$reduce requires an object as an argument, found: " +
-                      std::string(BsonTypeName(bson_iter_type(arg))));
+    return Status(ErrorCode::kLocation40075, "$reduce requires an object as an argument, found: " +
+                                                 std::string(BsonTypeName(bson_iter_type(arg))));
   }
   ExpressionPtr input, initial, in;
   int this_slot = -1, value_slot = -1;

@@ -279,8 +279,8 @@ Result<ExpressionPtr> ParseGetField(const bson_iter_t* arg, std::string_view nam
   std::vector<ExpressionPtr> operands;
   operands.push_back(std::move(field));
   operands.push_back(std::move(input));
-  return ExpressionPtr(std::make_unique<OperatorExpression>(name, std::move(operands),
-                                                            EvalGetField, /*foldable=*/false));
+  return ExpressionPtr(std::make_unique<OperatorExpression>(name, std::move(operands), EvalGetField,
+                                                            /*foldable=*/false));
 }
 
 Result<ExpressionPtr> ParseSetField(const bson_iter_t* arg, std::string_view name,
@@ -323,8 +323,8 @@ Result<ExpressionPtr> ParseSetField(const bson_iter_t* arg, std::string_view nam
   operands.push_back(std::move(field));
   operands.push_back(std::move(input));
   operands.push_back(std::move(value));
-  return ExpressionPtr(std::make_unique<OperatorExpression>(name, std::move(operands),
-                                                            EvalSetField, /*foldable=*/false));
+  return ExpressionPtr(std::make_unique<OperatorExpression>(name, std::move(operands), EvalSetField,
+                                                            /*foldable=*/false));
 }
 
 }  // namespace cairn::query::ops

@@ -27,7 +27,10 @@ class RegexExpression final : public Expression {
  public:
   RegexExpression(std::string_view name, RegexOp op, ExpressionPtr input, ExpressionPtr regex,
                   ExpressionPtr options)
-      : name_(name), op_(op), input_(std::move(input)), regex_(std::move(regex)),
+      : name_(name),
+        op_(op),
+        input_(std::move(input)),
+        regex_(std::move(regex)),
         options_(std::move(options)) {}
 
   // Compiles the pattern now when regex and options are constants (errors then surface at parse,
@@ -69,9 +72,12 @@ class RegexExpression final : public Expression {
  private:
   Result<Value> NoMatch() const {
     switch (op_) {
-      case RegexOp::kMatch: return Value::Bool(false);
-      case RegexOp::kFind: return Value::Null();
-      case RegexOp::kFindAll: return ArrayBuilder().Finish();
+      case RegexOp::kMatch:
+        return Value::Bool(false);
+      case RegexOp::kFind:
+        return Value::Null();
+      case RegexOp::kFindAll:
+        return ArrayBuilder().Finish();
     }
     return Value::Null();
   }
@@ -107,19 +113,20 @@ class RegexExpression final : public Expression {
     if (!options.nullish()) flags = options.string();
     if (source.find('\0') != std::string_view::npos) {
       return Status(ErrorCode::kLocation51109,
-                    std::string(name_) + ": regular expression cannot contain an embedded null "
-                                         "byte");
+                    std::string(name_) +
+                        ": regular expression cannot contain an embedded null "
+                        "byte");
     }
     if (flags.find('\0') != std::string_view::npos) {
-      return Status(ErrorCode::kLocation51110,
-                    std::string(name_) + ": regular expression options cannot contain an "
-                                         "embedded null byte");
+      return Status(ErrorCode::kLocation51110, std::string(name_) +
+                                                   ": regular expression options cannot contain an "
+                                                   "embedded null byte");
     }
     CAIRN_ASSIGN_OR_RETURN(RegexOptions parsed, Regex::ParseFlags(flags, name_));
     Result<Regex> compiled = Regex::Compile(source, parsed);
     if (!compiled.ok()) {
-      return Status(ErrorCode::kLocation51111, "Invalid Regex in " + std::string(name_) + ": " +
-                                                   compiled.status().reason());
+      return Status(ErrorCode::kLocation51111,
+                    "Invalid Regex in " + std::string(name_) + ": " + compiled.status().reason());
     }
     return std::optional<Regex>(std::move(*compiled));
   }
@@ -176,9 +183,9 @@ class RegexExpression final : public Expression {
       CAIRN_ASSIGN_OR_RETURN(Value match, MatchDocument(subject, captures, code_points));
       total += match.EncodedSize();
       if (total > kMaxMatchesBytes) {
-        return Status(ErrorCode::kLocation51151,
-                      std::string(name_) +
-                          ": the size of buffer to store output exceeded the 64MB limit");
+        return Status(
+            ErrorCode::kLocation51151,
+            std::string(name_) + ": the size of buffer to store output exceeded the 64MB limit");
       }
       all.Append(match);
       if (end == begin) {
@@ -200,8 +207,7 @@ class RegexExpression final : public Expression {
 
 }  // namespace
 
-Result<ExpressionPtr> ParseRegex(const bson_iter_t* arg, std::string_view name,
-                                 ParseContext& ctx) {
+Result<ExpressionPtr> ParseRegex(const bson_iter_t* arg, std::string_view name, ParseContext& ctx) {
   if (!BSON_ITER_HOLDS_DOCUMENT(arg)) {
     return Status(ErrorCode::kLocation51103,
                   std::string(name) + " expects an object of named arguments but found: " +
@@ -212,8 +218,10 @@ Result<ExpressionPtr> ParseRegex(const bson_iter_t* arg, std::string_view name,
   bson_iter_recurse(arg, &it);
   while (bson_iter_next(&it)) {
     std::string_view key = IterKey(&it);
-    ExpressionPtr* slot = key == "input" ? &input : key == "regex" ? &regex
-                        : key == "options" ? &options : nullptr;
+    ExpressionPtr* slot = key == "input"     ? &input
+                          : key == "regex"   ? &regex
+                          : key == "options" ? &options
+                                             : nullptr;
     if (slot == nullptr) {
       return Status(ErrorCode::kLocation31024,
                     std::string(name) + " found an unknown argument: " + std::string(key));
@@ -226,8 +234,9 @@ Result<ExpressionPtr> ParseRegex(const bson_iter_t* arg, std::string_view name,
   if (!regex) {
     return Status(ErrorCode::kLocation31023, std::string(name) + " requires 'regex' parameter");
   }
-  RegexOp op = name == "$regexMatch" ? RegexOp::kMatch
-               : name == "$regexFind" ? RegexOp::kFind : RegexOp::kFindAll;
+  RegexOp op = name == "$regexMatch"  ? RegexOp::kMatch
+               : name == "$regexFind" ? RegexOp::kFind
+                                      : RegexOp::kFindAll;
   auto expr = std::make_unique<RegexExpression>(name, op, std::move(input), std::move(regex),
                                                 std::move(options));
   CAIRN_RETURN_IF_ERROR(expr->Precompile());

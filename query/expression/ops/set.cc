@@ -17,9 +17,7 @@ std::string TypeOf(const Value& v) { return TypeNameOf(v); }
 // collation (ExpressionContext::getValueComparator).
 struct MemberOrder {
   const StringComparator* collator;  // null: binary
-  bool operator()(const Value& a, const Value& b) const {
-    return CompareValue(a, b, collator) < 0;
-  }
+  bool operator()(const Value& a, const Value& b) const { return CompareValue(a, b, collator) < 0; }
   bool Equal(const Value& a, const Value& b) const { return CompareValue(a, b, collator) == 0; }
 };
 
@@ -109,9 +107,9 @@ Result<Value> EvalSetIntersection(const OperatorExpression& op, Variables* vars)
     CAIRN_ASSIGN_OR_RETURN(Value v, op.Eval(i, vars));
     if (v.nullish()) return Value::Null();
     if (!v.is_array()) {
-      return Status(ErrorCode::kLocation17047,
-                    "All operands of $setIntersection must be arrays. One argument is of type: " +
-                        TypeOf(v));
+      return Status(
+          ErrorCode::kLocation17047,
+          "All operands of $setIntersection must be arrays. One argument is of type: " + TypeOf(v));
     }
     std::vector<Value> set = ToSet(v, order);
     if (i == 0) {
@@ -134,9 +132,9 @@ Result<Value> EvalSetUnion(const OperatorExpression& op, Variables* vars) {
     CAIRN_ASSIGN_OR_RETURN(Value v, op.Eval(i, vars));
     if (v.nullish()) return Value::Null();
     if (!v.is_array()) {
-      return Status(ErrorCode::kLocation17043,
-                    "All operands of $setUnion must be arrays. One argument is of type: " +
-                        TypeOf(v));
+      return Status(
+          ErrorCode::kLocation17043,
+          "All operands of $setUnion must be arrays. One argument is of type: " + TypeOf(v));
     }
     bson_iter_t it;
     v.Recurse(&it);
@@ -179,14 +177,14 @@ Result<Value> EvalSetIsSubset(const OperatorExpression& op, Variables* vars) {
   CAIRN_ASSIGN_OR_RETURN(Value lhs, op.Eval(0, vars));
   CAIRN_ASSIGN_OR_RETURN(Value rhs, op.Eval(1, vars));
   if (!lhs.is_array()) {
-    return Status(ErrorCode::kLocation17046,
-                  "both operands of $setIsSubset must be arrays. First argument is of type: " +
-                      TypeOf(lhs));
+    return Status(
+        ErrorCode::kLocation17046,
+        "both operands of $setIsSubset must be arrays. First argument is of type: " + TypeOf(lhs));
   }
   if (!rhs.is_array()) {
-    return Status(ErrorCode::kLocation17042,
-                  "both operands of $setIsSubset must be arrays. Second argument is of type: " +
-                      TypeOf(rhs));
+    return Status(
+        ErrorCode::kLocation17042,
+        "both operands of $setIsSubset must be arrays. Second argument is of type: " + TypeOf(rhs));
   }
   const MemberOrder order = OrderOf(op);
   std::vector<Value> superset = ToSet(rhs, order);

@@ -47,8 +47,8 @@ std::string TypeOf(const Value& v) { return TypeNameOf(v); }
 size_t FindBytes(std::string_view haystack, std::string_view needle, size_t from = 0) {
   if (from > haystack.size()) return std::string_view::npos;
   if (needle.empty()) return from;
-  const void* found = memmem(haystack.data() + from, haystack.size() - from, needle.data(),
-                             needle.size());
+  const void* found =
+      memmem(haystack.data() + from, haystack.size() - from, needle.data(), needle.size());
   if (found == nullptr) return std::string_view::npos;
   return static_cast<size_t>(static_cast<const char*>(found) - haystack.data());
 }
@@ -75,11 +75,26 @@ Result<std::string_view> RequireString(const Value& v, ErrorCode code, std::stri
 
 // The default characters $trim removes (ExpressionTrim's whitespace list, UTF-8 encoded).
 const std::vector<std::string_view>& DefaultTrimCharacters() {
-  static const std::vector<std::string_view> kChars = {
-      std::string_view("\0", 1), " ",          "\t",           "\n",           "\v",
-      "\f",                      "\r",         "\xC2\xA0",     "\xE1\x9A\x80", "\xE2\x80\x80",
-      "\xE2\x80\x81",            "\xE2\x80\x82", "\xE2\x80\x83", "\xE2\x80\x84", "\xE2\x80\x85",
-      "\xE2\x80\x86",            "\xE2\x80\x87", "\xE2\x80\x88", "\xE2\x80\x89", "\xE2\x80\x8A"};
+  static const std::vector<std::string_view> kChars = {std::string_view("\0", 1),
+                                                       " ",
+                                                       "\t",
+                                                       "\n",
+                                                       "\v",
+                                                       "\f",
+                                                       "\r",
+                                                       "\xC2\xA0",
+                                                       "\xE1\x9A\x80",
+                                                       "\xE2\x80\x80",
+                                                       "\xE2\x80\x81",
+                                                       "\xE2\x80\x82",
+                                                       "\xE2\x80\x83",
+                                                       "\xE2\x80\x84",
+                                                       "\xE2\x80\x85",
+                                                       "\xE2\x80\x86",
+                                                       "\xE2\x80\x87",
+                                                       "\xE2\x80\x88",
+                                                       "\xE2\x80\x89",
+                                                       "\xE2\x80\x8A"};
   return kChars;
 }
 
@@ -166,9 +181,8 @@ Result<Value> EvalTrim(const OperatorExpression& op, Variables* vars) {
   if (op.name() != "$ltrim") {
     size_t end = s.size();
     while (end > 0) {
-      size_t matched = first_entry([&](size_t length) {
-        return length <= end ? s.substr(end - length, length) : kNone;
-      });
+      size_t matched = first_entry(
+          [&](size_t length) { return length <= end ? s.substr(end - length, length) : kNone; });
       if (matched == 0) break;
       end -= matched;
     }
@@ -245,14 +259,20 @@ Result<Value> EvalReplace(const OperatorExpression& op, Variables* vars) {
 
 Result<std::string> CoerceToString(const Value& v) {
   switch (v.type()) {
-    case BSON_TYPE_DOUBLE: return FormatDouble(v.dbl());
-    case BSON_TYPE_INT32: return std::to_string(v.int32());
-    case BSON_TYPE_INT64: return std::to_string(v.int64());
-    case BSON_TYPE_DECIMAL128: return DecimalToString(v.decimal());
+    case BSON_TYPE_DOUBLE:
+      return FormatDouble(v.dbl());
+    case BSON_TYPE_INT32:
+      return std::to_string(v.int32());
+    case BSON_TYPE_INT64:
+      return std::to_string(v.int64());
+    case BSON_TYPE_DECIMAL128:
+      return DecimalToString(v.decimal());
     case BSON_TYPE_UTF8:
     case BSON_TYPE_SYMBOL:
-    case BSON_TYPE_CODE: return std::string(v.string());
-    case BSON_TYPE_DATE_TIME: return FormatIsoDate(v.date());
+    case BSON_TYPE_CODE:
+      return std::string(v.string());
+    case BSON_TYPE_DATE_TIME:
+      return FormatIsoDate(v.date());
     case BSON_TYPE_TIMESTAMP: {
       // Timestamp::toStringPretty: the seconds as a short local-style date, then the increment.
       bson_iter_t it = v.iter();
@@ -267,7 +287,8 @@ Result<std::string> CoerceToString(const Value& v) {
     }
     case BSON_TYPE_EOD:
     case BSON_TYPE_NULL:
-    case BSON_TYPE_UNDEFINED: return std::string();
+    case BSON_TYPE_UNDEFINED:
+      return std::string();
     default:
       return Status(ErrorCode::kLocation16007,
                     "can't convert from BSON type " + TypeOf(v) + " to String");
@@ -276,10 +297,9 @@ Result<std::string> CoerceToString(const Value& v) {
 
 Result<int32_t> NonNegativeIndex(const Value& v, std::string_view op, std::string_view what) {
   if (!IsIntegral32(v)) {
-    return Status(ErrorCode::kLocation40096,
-                  std::string(op) + "requires an integral " + std::string(what) +
-                      ", found a value of type: " + TypeOf(v) +
-                      ", with value: " + ValueToString(v));
+    return Status(ErrorCode::kLocation40096, std::string(op) + "requires an integral " +
+                                                 std::string(what) + ", found a value of type: " +
+                                                 TypeOf(v) + ", with value: " + ValueToString(v));
   }
   CAIRN_ASSIGN_OR_RETURN(int32_t index, CoerceToInt(v));
   if (index < 0) {
@@ -362,9 +382,9 @@ Result<Value> EvalSubstrBytes(const OperatorExpression& op, Variables* vars) {
                       TypeOf(lower_arg) + ")");
   }
   if (!length_arg.numeric()) {
-    return Status(ErrorCode::kLocation16035,
-                  "$substrBytes:  length must be a numeric type (is BSON type " +
-                      TypeOf(length_arg) + ")");
+    return Status(
+        ErrorCode::kLocation16035,
+        "$substrBytes:  length must be a numeric type (is BSON type " + TypeOf(length_arg) + ")");
   }
   CAIRN_ASSIGN_OR_RETURN(int64_t signed_lower, CoerceToLong(lower_arg));
   if (signed_lower < 0) {
@@ -405,9 +425,9 @@ Result<Value> EvalSubstrCP(const OperatorExpression& op, Variables* vars) {
                       ValueToString(lower_arg));
   }
   if (!length_arg.numeric()) {
-    return Status(ErrorCode::kLocation34452,
-                  "$substrCP: length must be a numeric type (is BSON type " +
-                      TypeOf(length_arg) + ")");
+    return Status(
+        ErrorCode::kLocation34452,
+        "$substrCP: length must be a numeric type (is BSON type " + TypeOf(length_arg) + ")");
   }
   if (!IsIntegral32(length_arg)) {
     return Status(ErrorCode::kLocation34453,
@@ -575,13 +595,12 @@ Result<Value> EvalIndexOfCP(const OperatorExpression& op, Variables* vars) {
   }
 }
 
-Result<ExpressionPtr> ParseTrim(const bson_iter_t* arg, std::string_view name,
-                                ParseContext& ctx) {
+Result<ExpressionPtr> ParseTrim(const bson_iter_t* arg, std::string_view name, ParseContext& ctx) {
   bson_iter_t it;
   if (!RecurseObjectArgument(arg, &it)) {
-    return Status(ErrorCode::kLocation50696,
-                  std::string(name) + " only supports an object as an argument, found " +
-                      std::string(BsonTypeName(bson_iter_type(arg))));
+    return Status(ErrorCode::kLocation50696, std::string(name) +
+                                                 " only supports an object as an argument, found " +
+                                                 std::string(BsonTypeName(bson_iter_type(arg))));
   }
   std::vector<ExpressionPtr> operands(2);  // input, chars
   while (bson_iter_next(&it)) {
@@ -603,9 +622,9 @@ Result<ExpressionPtr> ParseReplace(const bson_iter_t* arg, std::string_view name
                                    ParseContext& ctx) {
   bson_iter_t it;
   if (!RecurseObjectArgument(arg, &it)) {
-    return Status(ErrorCode::kLocation51751,
-                  std::string(name) + " requires an object as an argument, found: " +
-                      std::string(BsonTypeName(bson_iter_type(arg))));
+    return Status(ErrorCode::kLocation51751, std::string(name) +
+                                                 " requires an object as an argument, found: " +
+                                                 std::string(BsonTypeName(bson_iter_type(arg))));
   }
   std::vector<ExpressionPtr> operands(3);  // input, find, replacement
   while (bson_iter_next(&it)) {
@@ -618,17 +637,19 @@ Result<ExpressionPtr> ParseReplace(const bson_iter_t* arg, std::string_view name
     CAIRN_ASSIGN_OR_RETURN(operands[slot], ParseOperand(&it, ctx));
   }
   if (!operands[0]) {
-    return Status(ErrorCode::kLocation51749, std::string(name) + " requires 'input' to be specified");
+    return Status(ErrorCode::kLocation51749,
+                  std::string(name) + " requires 'input' to be specified");
   }
   if (!operands[1]) {
-    return Status(ErrorCode::kLocation51748, std::string(name) + " requires 'find' to be specified");
+    return Status(ErrorCode::kLocation51748,
+                  std::string(name) + " requires 'find' to be specified");
   }
   if (!operands[2]) {
     return Status(ErrorCode::kLocation51747,
                   std::string(name) + " requires 'replacement' to be specified");
   }
-  return ExpressionPtr(std::make_unique<OperatorExpression>(name, std::move(operands),
-                                                            EvalReplace, /*foldable=*/false));
+  return ExpressionPtr(std::make_unique<OperatorExpression>(name, std::move(operands), EvalReplace,
+                                                            /*foldable=*/false));
 }
 
 }  // namespace cairn::query::ops

@@ -87,8 +87,7 @@ Result<ExpressionPtr> ParseLiteral(const bson_iter_t* arg, std::string_view name
   return MakeConstant(Value::Element(arg).Owned());
 }
 
-Result<ExpressionPtr> ParseRand(const bson_iter_t* arg, std::string_view name,
-                                ParseContext& ctx) {
+Result<ExpressionPtr> ParseRand(const bson_iter_t* arg, std::string_view name, ParseContext& ctx) {
   if (!BSON_ITER_HOLDS_DOCUMENT(arg)) {
     return Status(ErrorCode::kLocation10065, "invalid parameter: expected an object ($rand)");
   }

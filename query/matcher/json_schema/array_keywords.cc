@@ -1,6 +1,6 @@
-// $jsonSchema's array keywords: minItems / maxItems (count_keywords.cc), uniqueItems (objects compared regardless
-// of field order), items (one schema for every element, or one per position) and
-// additionalItems (the elements past a positional items list). They only constrain arrays;
+// $jsonSchema's array keywords: minItems / maxItems (count_keywords.cc), uniqueItems (objects
+// compared regardless of field order), items (one schema for every element, or one per position)
+// and additionalItems (the elements past a positional items list). They only constrain arrays;
 // other values pass.
 #include <algorithm>
 #include <string>
@@ -130,7 +130,8 @@ Status ParseArrayKeywords(const KeywordMap& map, SchemaContext context, Schema* 
         if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
           return KeywordError(ErrorCode::kTypeMismatch, "items",
                               "requires that each element of the array is an object, but found "
-                              "a " + TypeNameOf(&it));
+                              "a " +
+                                  TypeNameOf(&it));
         }
         CAIRN_ASSIGN_OR_RETURN(SchemaPtr item, ParseSubschema(IterDocument(&it), nested));
         schemas.push_back(std::move(item));

@@ -98,10 +98,10 @@ class EnumKeyword final : public Keyword {
   bool Validate(const SchemaValue& value, Status*) const override {
     for (const BsonElement& member : members_) {
       bson_iter_t m = member.iter();
-      if (value.element() != nullptr ? UnorderedEqual(value.element(), &m)
-                                     : BSON_ITER_HOLDS_DOCUMENT(&m) &&
-                                           UnorderedEqualDocuments(value.document(),
-                                                                   IterDocument(&m))) {
+      if (value.element() != nullptr
+              ? UnorderedEqual(value.element(), &m)
+              : BSON_ITER_HOLDS_DOCUMENT(&m) &&
+                    UnorderedEqualDocuments(value.document(), IterDocument(&m))) {
         return true;
       }
     }
@@ -128,9 +128,9 @@ Status ParseCombination(const KeywordMap& map, KeywordId id, CombinationKeyword:
   bson_iter_recurse(&spec, &it);
   while (bson_iter_next(&it)) {
     if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
-      return KeywordError(ErrorCode::kTypeMismatch, name,
-                          "must be an array of objects, but found an element of type " +
-                              TypeNameOf(&it));
+      return KeywordError(
+          ErrorCode::kTypeMismatch, name,
+          "must be an array of objects, but found an element of type " + TypeNameOf(&it));
     }
     // Each member applies to the same value, so it keeps this schema's level.
     CAIRN_ASSIGN_OR_RETURN(SchemaPtr member, ParseSubschema(IterDocument(&it), context));

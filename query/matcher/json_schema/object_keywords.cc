@@ -1,7 +1,7 @@
 // $jsonSchema's object keywords: required, properties, patternProperties and
 // additionalProperties (which fields are allowed, and what their values must satisfy),
-// minProperties / maxProperties (count_keywords.cc) and dependencies (property and schema forms). They only
-// constrain objects (the document itself at the top level); other values pass.
+// minProperties / maxProperties (count_keywords.cc) and dependencies (property and schema forms).
+// They only constrain objects (the document itself at the top level); other values pass.
 #include <algorithm>
 #include <set>
 #include <string>
@@ -172,9 +172,9 @@ Result<std::vector<std::string>> ParseRequired(const bson_iter_t* spec) {
   bson_iter_recurse(spec, &it);
   while (bson_iter_next(&it)) {
     if (!BSON_ITER_HOLDS_UTF8(&it)) {
-      return KeywordError(ErrorCode::kTypeMismatch, "required",
-                          "must be an array of strings, but found an element of type: " +
-                              TypeNameOf(&it));
+      return KeywordError(
+          ErrorCode::kTypeMismatch, "required",
+          "must be an array of strings, but found an element of type: " + TypeNameOf(&it));
     }
     if (!names.insert(std::string(IterUtf8(&it))).second) {
       return KeywordError(ErrorCode::kFailedToParse, "required",
@@ -227,9 +227,9 @@ Status ParseAllowedProperties(const KeywordMap& map, Schema* schema) {
     bson_iter_recurse(&patterns_spec, &it);
     while (bson_iter_next(&it)) {
       if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
-        return KeywordError(ErrorCode::kTypeMismatch, "patternProperties",
-                            "has property '" + std::string(IterKey(&it)) +
-                                "' which is not an object");
+        return KeywordError(
+            ErrorCode::kTypeMismatch, "patternProperties",
+            "has property '" + std::string(IterKey(&it)) + "' which is not an object");
       }
       CAIRN_ASSIGN_OR_RETURN(SchemaPtr pattern_schema, ParseSubschema(IterDocument(&it), nested));
       pattern_names.emplace_back(&it);
@@ -257,8 +257,7 @@ Status ParseAllowedProperties(const KeywordMap& map, Schema* schema) {
     bson_iter_t name = pattern_names[i].iter();
     Result<Regex> regex = Regex::Compile(IterKey(&name), raw);
     if (!regex.ok()) {
-      return Status(ErrorCode::kBadValue,
-                    "Invalid regular expression: " + regex.status().reason());
+      return Status(ErrorCode::kBadValue, "Invalid regular expression: " + regex.status().reason());
     }
     patterns.push_back({std::move(regex).value(), std::move(pattern_schemas[i])});
   }
@@ -298,15 +297,15 @@ Status ParseDependencies(const bson_iter_t* spec, SchemaContext context, Schema*
       while (bson_iter_next(&name)) {
         empty = false;
         if (!BSON_ITER_HOLDS_UTF8(&name)) {
-          return Status(ErrorCode::kTypeMismatch,
-                        "array '" + property + in_keyword +
-                            "can only contain strings, but found element of type: " +
-                            TypeNameOf(&name));
+          return Status(
+              ErrorCode::kTypeMismatch,
+              "array '" + property + in_keyword +
+                  "can only contain strings, but found element of type: " + TypeNameOf(&name));
         }
         if (!seen.insert(IterUtf8(&name)).second) {
-          return Status(ErrorCode::kFailedToParse, "array '" + property + in_keyword +
-                                                       "contains duplicate element: " +
-                                                       std::string(IterUtf8(&name)));
+          return Status(ErrorCode::kFailedToParse,
+                        "array '" + property + in_keyword +
+                            "contains duplicate element: " + std::string(IterUtf8(&name)));
         }
         dependency.required.emplace_back(IterUtf8(&name));
       }
@@ -342,10 +341,10 @@ Status ParseObjectKeywords(const KeywordMap& map, SchemaContext context, Schema*
   if (has_required) {
     schema->Add(std::make_unique<RequiredKeyword>(&required_spec, std::move(required)));
   }
-  CAIRN_RETURN_IF_ERROR(ParseCountKeyword(map, KeywordId::kMinProperties, BSON_TYPE_DOCUMENT,
-                                          false, context, schema));
-  CAIRN_RETURN_IF_ERROR(ParseCountKeyword(map, KeywordId::kMaxProperties, BSON_TYPE_DOCUMENT,
-                                          true, context, schema));
+  CAIRN_RETURN_IF_ERROR(ParseCountKeyword(map, KeywordId::kMinProperties, BSON_TYPE_DOCUMENT, false,
+                                          context, schema));
+  CAIRN_RETURN_IF_ERROR(
+      ParseCountKeyword(map, KeywordId::kMaxProperties, BSON_TYPE_DOCUMENT, true, context, schema));
   if (map.Get(KeywordId::kDependencies, &spec)) {
     CAIRN_RETURN_IF_ERROR(ParseDependencies(&spec, context, schema));
   }

@@ -51,8 +51,8 @@ constexpr KeywordName kKeywords[] = {
 };
 
 // Draft 4 keywords MongoDB names as "not currently supported" rather than unknown.
-constexpr std::string_view kUnsupportedKeywords[] = {"$ref", "$schema",    "default",
-                                                     "definitions", "format", "id"};
+constexpr std::string_view kUnsupportedKeywords[] = {"$ref",        "$schema", "default",
+                                                     "definitions", "format",  "id"};
 
 const KeywordName* FindKeyword(std::string_view name) {
   for (const auto& keyword : kKeywords) {
@@ -156,8 +156,7 @@ Result<MatchExpressionPtr> ParseJsonSchema(const bson_iter_t* op, ParseLevel) {
   if (!BSON_ITER_HOLDS_DOCUMENT(op)) {
     return Status(ErrorCode::kTypeMismatch, "$jsonSchema must be an object");
   }
-  CAIRN_ASSIGN_OR_RETURN(json_schema::SchemaPtr schema,
-                         json_schema::ParseSchema(IterDocument(op)));
+  CAIRN_ASSIGN_OR_RETURN(json_schema::SchemaPtr schema, json_schema::ParseSchema(IterDocument(op)));
   return MatchExpressionPtr(std::make_unique<JsonSchemaMatchExpression>(std::move(schema)));
 }
 

@@ -1,7 +1,7 @@
 // $jsonSchema's type and scalar keywords: type / bsonType, pattern, maxLength / minLength
-// (count_keywords.cc), multipleOf (exact decimal arithmetic, as MongoDB's Decimal128 modulo), maximum /
-// minimum with exclusiveMaximum / exclusiveMinimum. String keywords only constrain strings and
-// number keywords only numbers; other values pass.
+// (count_keywords.cc), multipleOf (exact decimal arithmetic, as MongoDB's Decimal128 modulo),
+// maximum / minimum with exclusiveMaximum / exclusiveMinimum. String keywords only constrain
+// strings and number keywords only numbers; other values pass.
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -222,9 +222,11 @@ Status ParseBound(const KeywordMap& map, KeywordId bound_id, KeywordId exclusive
     }
     is_exclusive = bson_iter_bool(&flag);
   }
-  if (!IterIsNumber(&spec)) return KeywordError(ErrorCode::kTypeMismatch, bound, "must be a number");
+  if (!IterIsNumber(&spec))
+    return KeywordError(ErrorCode::kTypeMismatch, bound, "must be a number");
   if (context.top_level) return Status::OK();  // the document is never a number
-  schema->Add(std::make_unique<BoundKeyword>(&spec, is_exclusive ? exclusive_kind : inclusive_kind));
+  schema->Add(
+      std::make_unique<BoundKeyword>(&spec, is_exclusive ? exclusive_kind : inclusive_kind));
   return Status::OK();
 }
 

@@ -69,7 +69,8 @@ void AppendSubschemaDetails(const Schema& sub, const SchemaValue& value, bson_t*
 }
 
 // Fields of `object` that properties does not name and no pattern matches.
-std::vector<std::string> AdditionalProperties(BsonView object, const std::vector<std::string>& named,
+std::vector<std::string> AdditionalProperties(BsonView object,
+                                              const std::vector<std::string>& named,
                                               const std::vector<Regex>& patterns) {
   std::vector<std::string> out;
   bson_iter_t it;
@@ -85,8 +86,8 @@ std::vector<std::string> AdditionalProperties(BsonView object, const std::vector
 }
 
 // patternProperties + additionalProperties (one rule in the tree): up to two entries.
-void AllowedPropertiesErrors(const Schema& schema, const Keyword& keyword,
-                             const SchemaValue& value, DetailsArray* rules) {
+void AllowedPropertiesErrors(const Schema& schema, const Keyword& keyword, const SchemaValue& value,
+                             DetailsArray* rules) {
   BsonView spec = schema.spec();
   BsonView object = value.document();
   std::vector<std::string> named;
@@ -321,9 +322,10 @@ BsonDoc ItemsError(const Schema& schema, const Keyword& keyword, const SchemaVal
   }
   const Schema& sub = *keyword.subschema(0);
   AppendAnnotations(sub, out.get());
-  AppendUtf8(out.get(), "reason", keyword.name() == "items"
-                                      ? "At least one item did not match the sub-schema"
-                                      : "At least one additional item did not match the sub-schema");
+  AppendUtf8(out.get(), "reason",
+             keyword.name() == "items"
+                 ? "At least one item did not match the sub-schema"
+                 : "At least one additional item did not match the sub-schema");
   array.Init(&element);
   for (size_t i = 0; bson_iter_next(&element); ++i) {
     if (i < start || Satisfies(sub, SchemaValue::Element(&element))) continue;
@@ -419,7 +421,8 @@ BsonDoc ExplainSchemaFailure(const Schema& schema, BsonView document) {
   BsonDoc out;
   AppendUtf8(out.get(), "operatorName", "$jsonSchema");
   AppendAnnotations(schema, out.get());
-  RuleErrors(schema, SchemaValue::Document(document)).AppendTo(out.get(), "schemaRulesNotSatisfied");
+  RuleErrors(schema, SchemaValue::Document(document))
+      .AppendTo(out.get(), "schemaRulesNotSatisfied");
   return out;
 }
 

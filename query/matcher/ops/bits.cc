@@ -30,10 +30,14 @@ int64_t DecimalToLong(const bson_iter_t* value) {
 bool BitTestMatchExpression::TestNumber(int64_t value) const {
   const uint64_t v = static_cast<uint64_t>(value);
   switch (kind()) {
-    case MatchKind::kBitsAllSet: return (v & mask_) == mask_;
-    case MatchKind::kBitsAllClear: return (~v & mask_) == mask_;
-    case MatchKind::kBitsAnySet: return (v & mask_) != 0;
-    default: return (~v & mask_) != 0;  // kBitsAnyClear
+    case MatchKind::kBitsAllSet:
+      return (v & mask_) == mask_;
+    case MatchKind::kBitsAllClear:
+      return (~v & mask_) == mask_;
+    case MatchKind::kBitsAnySet:
+      return (v & mask_) != 0;
+    default:
+      return (~v & mask_) != 0;  // kBitsAnyClear
   }
 }
 
@@ -61,8 +65,10 @@ bool BitTestMatchExpression::MatchesSingleElement(const bson_iter_t* value, Stat
       bson_iter_binary(value, &subtype, &length, &data);
       return TestBinary(data, length);
     }
-    case BSON_TYPE_INT32: return TestNumber(bson_iter_int32(value));
-    case BSON_TYPE_INT64: return TestNumber(bson_iter_int64(value));
+    case BSON_TYPE_INT32:
+      return TestNumber(bson_iter_int32(value));
+    case BSON_TYPE_INT64:
+      return TestNumber(bson_iter_int64(value));
     case BSON_TYPE_DOUBLE: {
       // Only integral doubles that fit an int64 are tested; NaN, fractions and huge values
       // never match.
@@ -73,8 +79,10 @@ bool BitTestMatchExpression::MatchesSingleElement(const bson_iter_t* value, Stat
       if (d != static_cast<double>(static_cast<int64_t>(d))) return false;
       return TestNumber(static_cast<int64_t>(d));
     }
-    case BSON_TYPE_DECIMAL128: return TestNumber(DecimalToLong(value));
-    default: return false;
+    case BSON_TYPE_DECIMAL128:
+      return TestNumber(DecimalToLong(value));
+    default:
+      return false;
   }
 }
 
@@ -124,10 +132,10 @@ Result<MatchExpressionPtr> ParseBitTest(MatchKind kind, const OperatorArgs& args
       }
     }
   } else {
-    return Status(ErrorCode::kBadValue,
-                  std::string(args.path) +
-                      " takes an Array, a number, or a BinData but received: " +
-                      ElementToString(op));
+    return Status(
+        ErrorCode::kBadValue,
+        std::string(args.path) +
+            " takes an Array, a number, or a BinData but received: " + ElementToString(op));
   }
   return MatchExpressionPtr(
       std::make_unique<BitTestMatchExpression>(kind, args.path, std::move(positions), mask));

@@ -38,10 +38,13 @@ bool ComparisonMatchExpression::MatchesSingleElement(const bson_iter_t* value, S
       if (rhs_type == BSON_TYPE_MAXKEY || rhs_type == BSON_TYPE_MINKEY) {
         switch (k) {
           case MatchKind::kLt:
-          case MatchKind::kLte: return rhs_type == BSON_TYPE_MAXKEY;
+          case MatchKind::kLte:
+            return rhs_type == BSON_TYPE_MAXKEY;
           case MatchKind::kGt:
-          case MatchKind::kGte: return rhs_type == BSON_TYPE_MINKEY;
-          default: return false;
+          case MatchKind::kGte:
+            return rhs_type == BSON_TYPE_MINKEY;
+          default:
+            return false;
         }
       }
       return false;
@@ -56,12 +59,18 @@ bool ComparisonMatchExpression::MatchesSingleElement(const bson_iter_t* value, S
   }
   const int c = CompareValues(value, &rhs, collator_);
   switch (k) {
-    case MatchKind::kEq: return c == 0;
-    case MatchKind::kLt: return c < 0;
-    case MatchKind::kLte: return c <= 0;
-    case MatchKind::kGt: return c > 0;
-    case MatchKind::kGte: return c >= 0;
-    default: return false;
+    case MatchKind::kEq:
+      return c == 0;
+    case MatchKind::kLt:
+      return c < 0;
+    case MatchKind::kLte:
+      return c <= 0;
+    case MatchKind::kGt:
+      return c > 0;
+    case MatchKind::kGte:
+      return c >= 0;
+    default:
+      return false;
   }
 }
 

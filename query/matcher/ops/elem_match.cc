@@ -79,13 +79,11 @@ Result<MatchExpressionPtr> ParseElemMatch(const OperatorArgs& args) {
   }
   if (value_form) {
     ListMatchExpression operators(MatchKind::kAnd);
-    CAIRN_RETURN_IF_ERROR(
-        ParseOperatorDocument("", obj, &operators, ParseLevel::kUserSubDocument));
-    return MatchExpressionPtr(std::make_unique<ElemMatchValueMatchExpression>(
-        args.path, operators.ReleaseChildren()));
+    CAIRN_RETURN_IF_ERROR(ParseOperatorDocument("", obj, &operators, ParseLevel::kUserSubDocument));
+    return MatchExpressionPtr(
+        std::make_unique<ElemMatchValueMatchExpression>(args.path, operators.ReleaseChildren()));
   }
-  CAIRN_ASSIGN_OR_RETURN(MatchExpressionPtr sub,
-                         ParseDocument(obj, ParseLevel::kUserSubDocument));
+  CAIRN_ASSIGN_OR_RETURN(MatchExpressionPtr sub, ParseDocument(obj, ParseLevel::kUserSubDocument));
   return MatchExpressionPtr(
       std::make_unique<ElemMatchObjectMatchExpression>(args.path, std::move(sub)));
 }

@@ -27,9 +27,8 @@ ExpressionContextScope::ExpressionContextScope(
 ExpressionContextScope::~ExpressionContextScope() { current_context = previous_; }
 
 const StringComparator* CurrentCollator() {
-  return current_context != nullptr && *current_context != nullptr
-             ? (*current_context)->collator()
-             : nullptr;
+  return current_context != nullptr && *current_context != nullptr ? (*current_context)->collator()
+                                                                   : nullptr;
 }
 
 }  // namespace internal
@@ -67,8 +66,8 @@ namespace internal {
 Result<MatchExpressionPtr> ParseExpr(const bson_iter_t* op, ParseLevel level) {
   ParseContext ctx(current_context != nullptr ? *current_context : nullptr);
   CAIRN_ASSIGN_OR_RETURN(ExpressionPtr expr, ParseOperand(op, ctx));
-  return MatchExpressionPtr(std::make_unique<ExprMatchExpression>(std::move(expr),
-                                                                  ctx.num_slots()));
+  return MatchExpressionPtr(
+      std::make_unique<ExprMatchExpression>(std::move(expr), ctx.num_slots()));
 }
 
 }  // namespace internal

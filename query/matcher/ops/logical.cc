@@ -101,9 +101,8 @@ Result<MatchExpressionPtr> ParseTree(MatchKind kind, std::string_view name, cons
 Result<MatchExpressionPtr> ParseAlwaysBoolean(bool value, const bson_iter_t* op) {
   CAIRN_ASSIGN_OR_RETURN(int64_t number, ParseIntegerElementToLong(op));
   if (number != 1) {
-    return Status(ErrorCode::kFailedToParse,
-                  std::string(value ? "$alwaysTrue" : "$alwaysFalse") +
-                      " must be an integer value of 1");
+    return Status(ErrorCode::kFailedToParse, std::string(value ? "$alwaysTrue" : "$alwaysFalse") +
+                                                 " must be an integer value of 1");
   }
   return MatchExpressionPtr(std::make_unique<AlwaysBooleanMatchExpression>(value));
 }

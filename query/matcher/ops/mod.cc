@@ -25,8 +25,12 @@ bool ModMatchExpression::MatchesSingleElement(const bson_iter_t* value, Status*)
   if (value == nullptr) return false;
   int64_t dividend = 0;
   switch (bson_iter_type(value)) {
-    case BSON_TYPE_INT32: dividend = bson_iter_int32(value); break;
-    case BSON_TYPE_INT64: dividend = bson_iter_int64(value); break;
+    case BSON_TYPE_INT32:
+      dividend = bson_iter_int32(value);
+      break;
+    case BSON_TYPE_INT64:
+      dividend = bson_iter_int64(value);
+      break;
     case BSON_TYPE_DOUBLE:
     case BSON_TYPE_DECIMAL128: {
       double d = 0;
@@ -34,7 +38,8 @@ bool ModMatchExpression::MatchesSingleElement(const bson_iter_t* value, Status*)
       if (!TruncToInt64(d, &dividend)) return false;
       break;
     }
-    default: return false;
+    default:
+      return false;
   }
   const int64_t r = divisor_ == -1 ? 0 : dividend % divisor_;  // overflow::safeMod
   return r == remainder_;
@@ -47,8 +52,12 @@ namespace {
 // BSONElement::tryCoerce to long long.
 Status Coerce(const bson_iter_t* e, int64_t* out) {
   switch (bson_iter_type(e)) {
-    case BSON_TYPE_INT32: *out = bson_iter_int32(e); return Status::OK();
-    case BSON_TYPE_INT64: *out = bson_iter_int64(e); return Status::OK();
+    case BSON_TYPE_INT32:
+      *out = bson_iter_int32(e);
+      return Status::OK();
+    case BSON_TYPE_INT64:
+      *out = bson_iter_int64(e);
+      return Status::OK();
     default: {
       double d = 0;
       IterAsDouble(e, &d);

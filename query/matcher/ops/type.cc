@@ -27,18 +27,18 @@ namespace internal {
 namespace {
 
 constexpr bson_type_t kAliasTypes[] = {
-    BSON_TYPE_DOUBLE,    BSON_TYPE_UTF8,       BSON_TYPE_DOCUMENT,   BSON_TYPE_ARRAY,
-    BSON_TYPE_BINARY,    BSON_TYPE_UNDEFINED,  BSON_TYPE_OID,        BSON_TYPE_BOOL,
-    BSON_TYPE_DATE_TIME, BSON_TYPE_NULL,       BSON_TYPE_REGEX,      BSON_TYPE_DBPOINTER,
-    BSON_TYPE_CODE,      BSON_TYPE_SYMBOL,     BSON_TYPE_CODEWSCOPE, BSON_TYPE_INT32,
-    BSON_TYPE_TIMESTAMP, BSON_TYPE_INT64,      BSON_TYPE_DECIMAL128, BSON_TYPE_MINKEY,
+    BSON_TYPE_DOUBLE,    BSON_TYPE_UTF8,      BSON_TYPE_DOCUMENT,   BSON_TYPE_ARRAY,
+    BSON_TYPE_BINARY,    BSON_TYPE_UNDEFINED, BSON_TYPE_OID,        BSON_TYPE_BOOL,
+    BSON_TYPE_DATE_TIME, BSON_TYPE_NULL,      BSON_TYPE_REGEX,      BSON_TYPE_DBPOINTER,
+    BSON_TYPE_CODE,      BSON_TYPE_SYMBOL,    BSON_TYPE_CODEWSCOPE, BSON_TYPE_INT32,
+    BSON_TYPE_TIMESTAMP, BSON_TYPE_INT64,     BSON_TYPE_DECIMAL128, BSON_TYPE_MINKEY,
     BSON_TYPE_MAXKEY,
 };
 
 // JSON Schema's type names (MatcherTypeSet::kJsonSchemaTypeAliasMap); "integer" is refused by
 // the $jsonSchema parser before it gets here.
 constexpr std::pair<std::string_view, bson_type_t> kJsonSchemaAliases[] = {
-    {"array", BSON_TYPE_ARRAY},   {"boolean", BSON_TYPE_BOOL},  {"null", BSON_TYPE_NULL},
+    {"array", BSON_TYPE_ARRAY},     {"boolean", BSON_TYPE_BOOL}, {"null", BSON_TYPE_NULL},
     {"object", BSON_TYPE_DOCUMENT}, {"string", BSON_TYPE_UTF8},
 };
 
@@ -109,8 +109,7 @@ Result<MatchExpressionPtr> ParseType(const OperatorArgs& args) {
     return Status(ErrorCode::kFailedToParse,
                   std::string(args.path) + " must match at least one type");
   }
-  return MatchExpressionPtr(
-      std::make_unique<TypeMatchExpression>(args.path, set));
+  return MatchExpressionPtr(std::make_unique<TypeMatchExpression>(args.path, set));
 }
 
 }  // namespace internal

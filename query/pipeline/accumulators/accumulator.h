@@ -106,14 +106,14 @@ Result<ParsedAccumulator> ParseTopBottom(std::string_view name, const bson_iter_
                                          ParseContext& ctx);
 
 // One factory per file.
-std::unique_ptr<Accumulator> MakeSum();       // sum.cc
-std::unique_ptr<Accumulator> MakeAvg();       // avg.cc
-std::unique_ptr<Accumulator> MakeMin();       // min_max.cc
-std::unique_ptr<Accumulator> MakeMax();       // min_max.cc
-std::unique_ptr<Accumulator> MakeFirst();     // first_last.cc
-std::unique_ptr<Accumulator> MakeLast();      // first_last.cc
-std::unique_ptr<Accumulator> MakePush();      // push.cc
-std::unique_ptr<Accumulator> MakeAddToSet();  // add_to_set.cc
+std::unique_ptr<Accumulator> MakeSum();         // sum.cc
+std::unique_ptr<Accumulator> MakeAvg();         // avg.cc
+std::unique_ptr<Accumulator> MakeMin();         // min_max.cc
+std::unique_ptr<Accumulator> MakeMax();         // min_max.cc
+std::unique_ptr<Accumulator> MakeFirst();       // first_last.cc
+std::unique_ptr<Accumulator> MakeLast();        // first_last.cc
+std::unique_ptr<Accumulator> MakePush();        // push.cc
+std::unique_ptr<Accumulator> MakeAddToSet();    // add_to_set.cc
 std::unique_ptr<Accumulator> MakeStdDevPop();   // accumulator_std_dev.cc
 std::unique_ptr<Accumulator> MakeStdDevSamp();  // accumulator_std_dev.cc
 

@@ -137,8 +137,12 @@ Result<int64_t> ValidateN(const Value& n) {
   if (!n.numeric()) return not_integral(ErrorCode::kLocation5787902);
   int64_t whole = 0;
   switch (n.type()) {
-    case BSON_TYPE_INT32: whole = n.int32(); break;
-    case BSON_TYPE_INT64: whole = n.int64(); break;
+    case BSON_TYPE_INT32:
+      whole = n.int32();
+      break;
+    case BSON_TYPE_INT64:
+      whole = n.int64();
+      break;
     default: {
       double d = 0;
       bson_iter_t it = n.iter();
@@ -157,8 +161,7 @@ Result<int64_t> ValidateN(const Value& n) {
   return whole;
 }
 
-Result<int64_t> EvaluateGroupN(const Expression& n, const bson_iter_t* group_key,
-                               Variables* vars) {
+Result<int64_t> EvaluateGroupN(const Expression& n, const bson_iter_t* group_key, Variables* vars) {
   if (BSON_ITER_HOLDS_DOCUMENT(group_key)) {
     vars->SetRoot(Value::Element(group_key));
   } else {
@@ -169,8 +172,8 @@ Result<int64_t> EvaluateGroupN(const Expression& n, const bson_iter_t* group_key
 }
 
 Status SpecificationNotAnObject(ErrorCode code, const bson_iter_t* arg) {
-  return Status(code, "specification must be an object; found " + std::string(IterKey(arg)) +
-                          ": " + ValueToShellString(arg));
+  return Status(code, "specification must be an object; found " + std::string(IterKey(arg)) + ": " +
+                          ValueToShellString(arg));
 }
 
 Status ParseNArguments(std::string_view name, const bson_iter_t* arg, ParseContext& ctx,

@@ -120,7 +120,7 @@ class TopBottomSpec final : public AccumulatorSpec {
   }
 
  private:
-  std::string name_;  // the spec's own copy: accumulators view it
+  std::string name_;     // the spec's own copy: accumulators view it
   ExpressionPtr n_;      // null for $top / $bottom
   SortPattern pattern_;  // over s0, s1, ... of the operand object
 };
@@ -152,8 +152,8 @@ Result<ParsedAccumulator> ParseTopBottom(std::string_view name, const bson_iter_
       sort_by = it;
       has_sort_by = true;
     } else {
-      return Status(ErrorCode::kLocation5788002, "Unknown argument to " + std::string(name) +
-                                                     " '" + std::string(key) + "'");
+      return Status(ErrorCode::kLocation5788002,
+                    "Unknown argument to " + std::string(name) + " '" + std::string(key) + "'");
     }
   }
   if (!single && !n) return Status(ErrorCode::kLocation5788003, "Missing value for 'n'");

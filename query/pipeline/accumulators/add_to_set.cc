@@ -37,7 +37,6 @@ class AddToSetAccumulator final : public Accumulator {
   }
 
  private:
-
   std::vector<std::unique_ptr<OwnedValue>> values_;  // first-seen order
   std::map<const OwnedValue*, size_t, OwnedValueLess> seen_;
   size_t bytes_ = 0;

@@ -14,16 +14,23 @@ class AvgAccumulator final : public Accumulator {
   Status Process(const bson_iter_t* value) override {
     if (value == nullptr) return Status::OK();
     switch (bson_iter_type(value)) {
-      case BSON_TYPE_INT32: total_.AddDouble(bson_iter_int32(value)); break;
-      case BSON_TYPE_INT64: total_.AddLong(bson_iter_int64(value)); break;
-      case BSON_TYPE_DOUBLE: total_.AddDouble(bson_iter_double(value)); break;
+      case BSON_TYPE_INT32:
+        total_.AddDouble(bson_iter_int32(value));
+        break;
+      case BSON_TYPE_INT64:
+        total_.AddLong(bson_iter_int64(value));
+        break;
+      case BSON_TYPE_DOUBLE:
+        total_.AddDouble(bson_iter_double(value));
+        break;
       case BSON_TYPE_DECIMAL128: {
         bson_decimal128_t d;
         bson_iter_decimal128(value, &d);
         decimals_.Add(d);
         break;
       }
-      default: return Status::OK();  // non-numbers are ignored
+      default:
+        return Status::OK();  // non-numbers are ignored
     }
     ++count_;
     return Status::OK();

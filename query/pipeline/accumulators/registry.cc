@@ -19,9 +19,17 @@ struct AccumulatorRow {
 };
 
 constexpr AccumulatorRow kAccumulators[] = {
-    {"$addToSet", MakeAddToSet}, {"$avg", MakeAvg},   {"$count", MakeSum}, {"$first", MakeFirst},
-    {"$last", MakeLast},         {"$max", MakeMax},   {"$min", MakeMin},   {"$push", MakePush},
-    {"$stdDevPop", MakeStdDevPop}, {"$stdDevSamp", MakeStdDevSamp}, {"$sum", MakeSum},
+    {"$addToSet", MakeAddToSet},
+    {"$avg", MakeAvg},
+    {"$count", MakeSum},
+    {"$first", MakeFirst},
+    {"$last", MakeLast},
+    {"$max", MakeMax},
+    {"$min", MakeMin},
+    {"$push", MakePush},
+    {"$stdDevPop", MakeStdDevPop},
+    {"$stdDevSamp", MakeStdDevSamp},
+    {"$sum", MakeSum},
 };
 
 struct ParsedAccumulatorRow {
@@ -30,13 +38,16 @@ struct ParsedAccumulatorRow {
 };
 
 constexpr ParsedAccumulatorRow kParsedAccumulators[] = {
-    {"$bottom", ParseTopBottom},    {"$bottomN", ParseTopBottom}, {"$firstN", ParseNAccumulator},
-    {"$lastN", ParseNAccumulator},  {"$maxN", ParseNAccumulator}, {"$minN", ParseNAccumulator},
-    {"$top", ParseTopBottom},       {"$topN", ParseTopBottom},
+    {"$bottom", ParseTopBottom},   {"$bottomN", ParseTopBottom}, {"$firstN", ParseNAccumulator},
+    {"$lastN", ParseNAccumulator}, {"$maxN", ParseNAccumulator}, {"$minN", ParseNAccumulator},
+    {"$top", ParseTopBottom},      {"$topN", ParseTopBottom},
 };
 
 constexpr std::string_view kNotImplemented[] = {
-    "$accumulator", "$median", "$mergeObjects", "$percentile",
+    "$accumulator",
+    "$median",
+    "$mergeObjects",
+    "$percentile",
 };
 
 }  // namespace

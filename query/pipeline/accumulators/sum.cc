@@ -20,7 +20,9 @@ class SumAccumulator final : public Accumulator {
   Status Process(const bson_iter_t* value) override {
     if (value == nullptr) return Status::OK();
     switch (bson_iter_type(value)) {
-      case BSON_TYPE_INT32: total_.AddDouble(bson_iter_int32(value)); break;
+      case BSON_TYPE_INT32:
+        total_.AddDouble(bson_iter_int32(value));
+        break;
       case BSON_TYPE_INT64:
         if (type_ == SumType::kInt32) type_ = SumType::kInt64;
         total_.AddLong(bson_iter_int64(value));
@@ -36,7 +38,8 @@ class SumAccumulator final : public Accumulator {
         decimals_.Add(d);
         break;
       }
-      default: break;  // non-numbers are ignored
+      default:
+        break;  // non-numbers are ignored
     }
     return Status::OK();
   }

@@ -33,7 +33,7 @@ Pair TwoSum(double a, double b) {
 }
 
 constexpr double kLongMin = static_cast<double>(std::numeric_limits<int64_t>::min());  // -2^63
-constexpr double kLongMaxPlusOne = -kLongMin;                                         // 2^63
+constexpr double kLongMaxPlusOne = -kLongMin;                                          // 2^63
 
 }  // namespace
 

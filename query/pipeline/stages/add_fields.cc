@@ -62,9 +62,9 @@ std::unique_ptr<DocumentSource> AddFieldsStage::Bind(std::unique_ptr<DocumentSou
 Result<StagePtr> ParseAddFields(const bson_iter_t* spec, const PipelineOptions& options) {
   std::string_view name = IterKey(spec) == "$set" ? "$set" : "$addFields";
   if (!BSON_ITER_HOLDS_DOCUMENT(spec)) {
-    return Status(ErrorCode::kLocation40272,
-                  std::string(name) + " specification stage must be an object, got " +
-                      std::string(BsonTypeName(bson_iter_type(spec))));
+    return Status(ErrorCode::kLocation40272, std::string(name) +
+                                                 " specification stage must be an object, got " +
+                                                 std::string(BsonTypeName(bson_iter_type(spec))));
   }
   ParseContext ctx(options.expression_context);
   Result<ComputedFields> fields = ComputedFields::Parse(IterDocument(spec), ctx);

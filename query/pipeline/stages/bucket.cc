@@ -58,7 +58,8 @@ Result<StagePtr> ParseBucket(const bson_iter_t* spec, const PipelineOptions& opt
       if (!IsGroupByExpression(&it, /*min_path_length=*/1)) {
         return Status(ErrorCode::kLocation40202,
                       "The $bucket 'groupBy' field must be defined as a $-prefixed path or an "
-                      "expression, but found: " + Rendered(&it) + ".");
+                      "expression, but found: " +
+                          Rendered(&it) + ".");
       }
       group_by.emplace(&it);
     } else if (key == "boundaries") {
@@ -75,7 +76,8 @@ Result<StagePtr> ParseBucket(const bson_iter_t* spec, const PipelineOptions& opt
         if (value.missing()) {
           return Status(ErrorCode::kLocation40191,
                         "The $bucket 'boundaries' field must be an array of constant values, but "
-                        "found value: " + Rendered(&element) + ".");
+                        "found value: " +
+                            Rendered(&element) + ".");
         }
         boundaries.push_back(std::move(value));
       }
@@ -92,8 +94,9 @@ Result<StagePtr> ParseBucket(const bson_iter_t* spec, const PipelineOptions& opt
         if (CanonicalTypeRank(lower.type()) != CanonicalTypeRank(upper.type())) {
           return Status(ErrorCode::kLocation40193,
                         "All values in the the 'boundaries' option to $bucket must have the same "
-                        "type. Found conflicting types " + std::string(TypeName(lower)) +
-                            " and " + std::string(TypeName(upper)) + ".");
+                        "type. Found conflicting types " +
+                            std::string(TypeName(lower)) + " and " + std::string(TypeName(upper)) +
+                            ".");
         }
         if (CompareValue(lower, upper, strings) >= 0) {
           return Status(ErrorCode::kLocation40194,

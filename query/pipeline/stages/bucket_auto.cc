@@ -131,13 +131,13 @@ constexpr double kE48[] = {100, 105, 110, 115, 121, 127, 133, 140, 147, 154, 162
                            178, 187, 196, 205, 215, 226, 237, 249, 261, 274, 287, 301,
                            316, 332, 348, 365, 383, 402, 422, 442, 464, 487, 511, 536,
                            562, 590, 619, 649, 681, 715, 750, 787, 825, 866, 909, 953};
-constexpr double kE96[] = {
-    100, 102, 105, 107, 110, 113, 115, 118, 121, 124, 127, 130, 133, 137, 140, 143, 147, 150,
-    154, 158, 162, 165, 169, 174, 178, 182, 187, 191, 196, 200, 205, 210, 215, 221, 226, 232,
-    237, 243, 249, 255, 261, 267, 274, 280, 287, 294, 301, 309, 316, 324, 332, 340, 348, 357,
-    365, 374, 383, 392, 402, 412, 422, 432, 442, 453, 464, 475, 487, 499, 511, 523, 536, 549,
-    562, 576, 590, 604, 619, 634, 649, 665, 681, 698, 715, 732, 750, 768, 787, 806, 825, 845,
-    866, 887, 909, 931, 953, 976};
+constexpr double kE96[] = {100, 102, 105, 107, 110, 113, 115, 118, 121, 124, 127, 130, 133, 137,
+                           140, 143, 147, 150, 154, 158, 162, 165, 169, 174, 178, 182, 187, 191,
+                           196, 200, 205, 210, 215, 221, 226, 232, 237, 243, 249, 255, 261, 267,
+                           274, 280, 287, 294, 301, 309, 316, 324, 332, 340, 348, 357, 365, 374,
+                           383, 392, 402, 412, 422, 432, 442, 453, 464, 475, 487, 499, 511, 523,
+                           536, 549, 562, 576, 590, 604, 619, 634, 649, 665, 681, 698, 715, 732,
+                           750, 768, 787, 806, 825, 845, 866, 887, 909, 931, 953, 976};
 constexpr double kE192[] = {
     100, 101, 102, 104, 105, 106, 107, 109, 110, 111, 113, 114, 115, 117, 118, 120, 121, 123,
     124, 126, 127, 129, 130, 132, 133, 135, 137, 138, 140, 142, 143, 145, 147, 149, 150, 152,
@@ -157,9 +157,9 @@ Result<Rounder> Rounder::Find(std::string_view granularity) {
     std::span<const double> series;
   };
   static const Row kRows[] = {
-      {"R5", kR5},   {"R10", kR10},   {"R20", kR20},   {"R40", kR40},   {"R80", kR80},
-      {"1-2-5", k125}, {"E6", kE6},   {"E12", kE12},   {"E24", kE24},   {"E48", kE48},
-      {"E96", kE96}, {"E192", kE192}, {"POWERSOF2", {}},
+      {"R5", kR5},     {"R10", kR10},   {"R20", kR20},     {"R40", kR40}, {"R80", kR80},
+      {"1-2-5", k125}, {"E6", kE6},     {"E12", kE12},     {"E24", kE24}, {"E48", kE48},
+      {"E96", kE96},   {"E192", kE192}, {"POWERSOF2", {}},
   };
   for (const Row& row : kRows) {
     if (row.name == granularity) return Rounder(row.series);
@@ -255,7 +255,8 @@ class BucketAutoExecutor final : public ChildSource {
     if (!key.numeric()) {
       return Status(ErrorCode::kLocation40258,
                     "$bucketAuto can specify a 'granularity' with numeric boundaries only, but "
-                    "found a value with type: " + std::string(TypeName(key)));
+                    "found a value with type: " +
+                        std::string(TypeName(key)));
     }
     double number = NumberAsDouble(key);
     if (std::isnan(number)) {
@@ -285,7 +286,8 @@ class BucketAutoExecutor final : public ChildSource {
     const std::optional<Rounder>& rounder = stage_.rounder();
     const Entry& first = next_min_.has_value() ? *next_min_ : entries_[position_++];
     Value min = first.key, max = first.key;
-    if (rounder.has_value()) min = previous_max_.has_value() ? *previous_max_ : rounder->RoundDown(first.key);
+    if (rounder.has_value())
+      min = previous_max_.has_value() ? *previous_max_ : rounder->RoundDown(first.key);
     std::vector<BsonView> members;
     Add(first, &max, &members);
     const bool last_bucket = bucket_number_ == stage_.buckets();
@@ -301,8 +303,8 @@ class BucketAutoExecutor final : public ChildSource {
     advance();
     if (rounder.has_value()) {
       Value boundary = rounder->RoundUp(max);
-      while (next.has_value() && (CompareValue(boundary, next->key, stage_.collator()) > 0 ||
-                                  Equal(max, next->key))) {
+      while (next.has_value() &&
+             (CompareValue(boundary, next->key, stage_.collator()) > 0 || Equal(max, next->key))) {
         Add(*next, &max, &members);
         advance();
       }
@@ -350,7 +352,7 @@ class BucketAutoExecutor final : public ChildSource {
   int64_t approx_bucket_size_ = 1;
   int32_t bucket_number_ = 0;
   size_t position_ = 0;
-  std::optional<Entry> next_min_;   // the first entry of the next bucket, already taken
+  std::optional<Entry> next_min_;  // the first entry of the next bucket, already taken
   std::optional<Value> previous_max_;
   BsonDoc out_;
 };
@@ -385,7 +387,8 @@ Result<StagePtr> ParseBucketAuto(const bson_iter_t* spec, const PipelineOptions&
       if (!IsGroupByExpression(&it, /*min_path_length=*/2)) {
         return Status(ErrorCode::kLocation40239,
                       "The $bucketAuto 'groupBy' field must be defined as a $-prefixed path or an "
-                      "expression object, but found: " + ValueToString(Value::Element(&it)));
+                      "expression object, but found: " +
+                          ValueToString(Value::Element(&it)));
       }
       CAIRN_ASSIGN_OR_RETURN(group_by, ParseOperand(&it, ctx));
     } else if (key == "buckets") {
@@ -398,23 +401,24 @@ Result<StagePtr> ParseBucketAuto(const bson_iter_t* spec, const PipelineOptions&
       if (!IsIntegral32(value)) {
         return Status(ErrorCode::kLocation40242,
                       "The $bucketAuto 'buckets' field must be representable as a 32-bit "
-                      "integer, but found " + FormatDouble(NumberAsDouble(value)));
+                      "integer, but found " +
+                          FormatDouble(NumberAsDouble(value)));
       }
       CAIRN_ASSIGN_OR_RETURN(buckets, CoerceToInt(value));
     } else if (key == "output") {
       if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
-        return Status(ErrorCode::kLocation40244,
-                      "The $bucketAuto 'output' field must be an object, but found type: " +
-                          TypeOf(&it));
+        return Status(
+            ErrorCode::kLocation40244,
+            "The $bucketAuto 'output' field must be an object, but found type: " + TypeOf(&it));
       }
       bson_t fields = IterDocument(&it).AsBson();
       bson_concat(&body, &fields);
       has_output = true;
     } else if (key == "granularity") {
       if (!BSON_ITER_HOLDS_UTF8(&it)) {
-        return Status(ErrorCode::kLocation40261,
-                      "The $bucketAuto 'granularity' field must be a string, but found type: " +
-                          TypeOf(&it));
+        return Status(
+            ErrorCode::kLocation40261,
+            "The $bucketAuto 'granularity' field must be a string, but found type: " + TypeOf(&it));
       }
       CAIRN_ASSIGN_OR_RETURN(Rounder found, Rounder::Find(IterUtf8(&it)));
       rounder.emplace(std::move(found));
@@ -434,7 +438,8 @@ Result<StagePtr> ParseBucketAuto(const bson_iter_t* spec, const PipelineOptions&
   }
   if (!has_output) AppendCountOfOne(&body);
   bson_append_document_end(group.get(), &body);
-  CAIRN_ASSIGN_OR_RETURN(StagePtr group_stage, ParseStageDocument(group.view(), ParseGroup, options));
+  CAIRN_ASSIGN_OR_RETURN(StagePtr group_stage,
+                         ParseStageDocument(group.view(), ParseGroup, options));
   return StagePtr(std::make_shared<BucketAutoStage>(std::move(group_by), ctx.num_slots(), *buckets,
                                                     std::move(rounder), std::move(group_stage),
                                                     options));

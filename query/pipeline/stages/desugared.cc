@@ -10,7 +10,8 @@ namespace {
 
 class DesugaredStage final : public Stage {
  public:
-  DesugaredStage(std::string_view name, StageList stages) : name_(name), stages_(std::move(stages)) {}
+  DesugaredStage(std::string_view name, StageList stages)
+      : name_(name), stages_(std::move(stages)) {}
 
   std::string_view name() const override { return name_; }
 
@@ -68,8 +69,8 @@ Result<StagePtr> MakeGroupThenSort(std::string_view static_name, const BsonDoc& 
                                    const char* sort_json, const PipelineOptions& options) {
   StageList stages(2);
   CAIRN_ASSIGN_OR_RETURN(stages[0], ParseStageDocument(group.view(), ParseGroup, options));
-  CAIRN_ASSIGN_OR_RETURN(stages[1],
-                         ParseStageDocument(BsonDoc::FromJson(sort_json).view(), ParseSort, options));
+  CAIRN_ASSIGN_OR_RETURN(
+      stages[1], ParseStageDocument(BsonDoc::FromJson(sort_json).view(), ParseSort, options));
   return MakeDesugaredStage(static_name, std::move(stages));
 }
 

@@ -41,8 +41,8 @@ class DocumentsExecutor final : public ChildSource {
       Result<Value> array = stage_.documents().Evaluate(&vars_);
       if (!array.ok()) return Fail(array.status());
       if (!array->is_array()) {
-        return Fail(Status(ErrorCode::kLocation5858203,
-                           "error during lookup: an array is expected"));
+        return Fail(
+            Status(ErrorCode::kLocation5858203, "error during lookup: an array is expected"));
       }
       array_ = array->Owned();
     }
@@ -58,7 +58,8 @@ class DocumentsExecutor final : public ChildSource {
       Value element = array_.Child(&it);
       return Fail(Status(ErrorCode::kLocation40228,
                          "'replacement document'  must evaluate to an object, but resulting "
-                         "value was: " + ValueToString(element) + ". Type of resulting value: '" +
+                         "value was: " +
+                             ValueToString(element) + ". Type of resulting value: '" +
                              std::string(TypeName(element)) + "'. Input document: {}"));
     }
     current_ = IterDocument(&it);
@@ -70,7 +71,7 @@ class DocumentsExecutor final : public ChildSource {
   const DocumentsStage& stage_;
   Variables vars_;
   bool started_ = false;
-  Value array_;           // owns the bytes position_ walks
+  Value array_;  // owns the bytes position_ walks
   // The current element; none before the first (a bson_iter_t must not live on the heap).
   std::optional<BsonElement> position_;
   BsonView current_;

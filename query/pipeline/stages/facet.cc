@@ -115,12 +115,25 @@ std::unique_ptr<DocumentSource> FacetStage::Bind(std::unique_ptr<DocumentSource>
 
 // FacetRequirement::kNotAllowed among MongoDB 7.0's stages.
 bool NotAllowedInFacet(std::string_view stage) {
-  static constexpr std::string_view kNotAllowed[] = {
-      "$changeStream", "$collStats",  "$currentOp", "$facet",          "$geoNear",
-      "$indexStats",   "$listLocalSessions", "$listSessions", "$listCatalog", "$merge",
-      "$out",          "$planCacheStats", "$search", "$searchMeta", "$vectorSearch",
-      "$listSearchIndexes", "$changeStreamSplitLargeEvent", "$shardedDataDistribution",
-      "$listSampledQueries"};
+  static constexpr std::string_view kNotAllowed[] = {"$changeStream",
+                                                     "$collStats",
+                                                     "$currentOp",
+                                                     "$facet",
+                                                     "$geoNear",
+                                                     "$indexStats",
+                                                     "$listLocalSessions",
+                                                     "$listSessions",
+                                                     "$listCatalog",
+                                                     "$merge",
+                                                     "$out",
+                                                     "$planCacheStats",
+                                                     "$search",
+                                                     "$searchMeta",
+                                                     "$vectorSearch",
+                                                     "$listSearchIndexes",
+                                                     "$changeStreamSplitLargeEvent",
+                                                     "$shardedDataDistribution",
+                                                     "$listSampledQueries"};
   for (std::string_view name : kNotAllowed) {
     if (name == stage) return true;
   }
@@ -173,9 +186,9 @@ Status ValidateFacetName(std::string_view name) {
 
 Result<StagePtr> ParseFacet(const bson_iter_t* spec, const PipelineOptions& options) {
   if (!BSON_ITER_HOLDS_DOCUMENT(spec) || IterDocument(spec).empty()) {
-    return Status(ErrorCode::kLocation40169,
-                  "the $facet specification must be a non-empty object, but found: " +
-                      RenderElement(spec));
+    return Status(
+        ErrorCode::kLocation40169,
+        "the $facet specification must be a non-empty object, but found: " + RenderElement(spec));
   }
   BsonDoc owned(IterDocument(spec));
   // Shape of every facet first (extractRawPipelines).
@@ -185,9 +198,9 @@ Result<StagePtr> ParseFacet(const bson_iter_t* spec, const PipelineOptions& opti
     std::string_view name = IterKey(&it);
     CAIRN_RETURN_IF_ERROR(ValidateFacetName(name));
     if (!BSON_ITER_HOLDS_ARRAY(&it)) {
-      return Status(ErrorCode::kLocation40170,
-                    "arguments to $facet must be arrays, " + std::string(name) + " is type " +
-                        std::string(BsonTypeName(bson_iter_type(&it))));
+      return Status(ErrorCode::kLocation40170, "arguments to $facet must be arrays, " +
+                                                   std::string(name) + " is type " +
+                                                   std::string(BsonTypeName(bson_iter_type(&it))));
     }
     bson_iter_t element;
     bson_iter_recurse(&it, &element);

@@ -34,8 +34,8 @@ namespace cairn::query::stages {
 namespace {
 
 struct AccumulatedField {
-  std::string name;  // output field
-  AccumulatorFactory make;  // plain accumulators; or:
+  std::string name;                             // output field
+  AccumulatorFactory make;                      // plain accumulators; or:
   std::shared_ptr<const AccumulatorSpec> spec;  // those with per-group arguments ($topN, ...)
   ExpressionPtr operand;
 };
@@ -112,7 +112,6 @@ class GroupExecutor final : public ChildSource {
     OwnedValue key;
     std::vector<std::unique_ptr<Accumulator>> accumulators;
   };
-
 
   static constexpr int64_t kGroupOverheadBytes = 64;
 
@@ -225,15 +224,15 @@ class GroupExecutor final : public ChildSource {
       if (value.missing()) continue;
       char index[16];
       const char* index_key = nullptr;
-      size_t index_len = bson_uint32_to_string(static_cast<uint32_t>(i), &index_key, index,
-                                               sizeof index);
+      size_t index_len =
+          bson_uint32_to_string(static_cast<uint32_t>(i), &index_key, index, sizeof index);
       bson_iter_t it = value.iter();
       bson_append_iter(spill_values_.get(), index_key, static_cast<int>(index_len), &it);
     }
     BsonView values = spill_values_.view();
-    return sorter_->Add(spill_key_.view(),
-                        std::string_view(reinterpret_cast<const char*>(values.data()),
-                                         values.size()));
+    return sorter_->Add(
+        spill_key_.view(),
+        std::string_view(reinterpret_cast<const char*>(values.data()), values.size()));
   }
 
   // Folds the sorter's next key — its records up to the next key — into one output group.
@@ -305,13 +304,13 @@ class GroupExecutor final : public ChildSource {
   bool loaded_ = false;
   size_t position_ = 0;
   int64_t memory_ = 0;
-  std::vector<std::unique_ptr<Group>> groups_;  // first-seen order
+  std::vector<std::unique_ptr<Group>> groups_;                 // first-seen order
   std::map<const OwnedValue*, size_t, OwnedValueLess> index_;  // group keys by value
   Variables vars_;
   BsonDoc out_;
   // Spilling (past the budget with allowDiskUse): the groups outside the frozen table.
   std::unique_ptr<ExternalSorter> sorter_;
-  BsonDoc spill_key_;     // reused per spilled document
+  BsonDoc spill_key_;  // reused per spilled document
   BsonDoc spill_values_;
   std::string spilled_key_;  // the key of the spilled group being folded
   std::vector<std::unique_ptr<Accumulator>> spilled_accumulators_;
@@ -348,9 +347,8 @@ Result<ExpressionPtr> ParseId(const bson_iter_t* value, ParseContext& ctx) {
 Result<AccumulatedField> ParseAccumulatedField(const bson_iter_t* elem, ParseContext& ctx) {
   std::string_view name = IterKey(elem);
   bson_iter_t spec;
-  bool is_accumulator_object = BSON_ITER_HOLDS_DOCUMENT(elem) &&
-                               IterDocument(elem).Init(&spec) && bson_iter_next(&spec) &&
-                               IterKey(&spec).substr(0, 1) == "$";
+  bool is_accumulator_object = BSON_ITER_HOLDS_DOCUMENT(elem) && IterDocument(elem).Init(&spec) &&
+                               bson_iter_next(&spec) && IterKey(&spec).substr(0, 1) == "$";
   if (!is_accumulator_object) {
     return Status(ErrorCode::kLocation40234,
                   "The field '" + std::string(name) + "' must be an accumulator object");

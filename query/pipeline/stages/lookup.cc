@@ -59,7 +59,7 @@ struct LookupSpec {
   BsonDoc pipeline;  // {"p": [...]}: the sub-pipeline array as written
   std::vector<LetVariable> let;
   size_t let_slots = 0;
-  PipelineOptions options;  // the outer pipeline's, for the sub-pipeline
+  PipelineOptions options;                 // the outer pipeline's, for the sub-pipeline
   std::optional<Pipeline> fixed_pipeline;  // the sub-pipeline when there is no `let`
   std::optional<UnwindSpec> unwind;        // an absorbed $unwind of `as`
   LookupStats* stats = nullptr;            // explain's counters (a top-level stage under explain)
@@ -77,7 +77,8 @@ struct LookupSpec {
 
 // Every value at `parts` from `index` on, arrays on the way and at the end expanded (MongoDB's
 // extractAllElementsAlongPath), appended as elements of `out`'s $in array.
-void CollectValues(BsonView doc, std::span<const std::string> parts, std::vector<BsonElement>* out) {
+void CollectValues(BsonView doc, std::span<const std::string> parts,
+                   std::vector<BsonElement>* out) {
   bson_iter_t it;
   if (!doc.Find(parts.front(), &it)) return;
   auto visit = [&](const bson_iter_t* value) {
@@ -227,11 +228,11 @@ class LookupExecutor final : public ChildSource {
 
   bool EmitArray() {
     bson_reinit(out_.get());
-    WriteWithPathSet(child_->document(), spec_->as_parts, out_.get(),
-                     [&](bson_t* parent, std::string_view key) {
-                       AppendValueArray(parent, key, MatchCount(),
-                                        [&](size_t i) -> const MatchRef { return MatchRef{Match(i)}; });
-                     });
+    WriteWithPathSet(
+        child_->document(), spec_->as_parts, out_.get(), [&](bson_t* parent, std::string_view key) {
+          AppendValueArray(parent, key, MatchCount(),
+                           [&](size_t i) -> const MatchRef { return MatchRef{Match(i)}; });
+        });
     return CheckSize();
   }
 
@@ -277,7 +278,8 @@ class LookupExecutor final : public ChildSource {
     matches_.clear();
     match_views_.clear();
     if (!spec_->has_pipeline) {
-      if (spec_->let.empty() && spec_->equality()) return EqualityMatches(doc, &matches_, &match_views_);
+      if (spec_->let.empty() && spec_->equality())
+        return EqualityMatches(doc, &matches_, &match_views_);
     }
     // Sub-pipeline forms.
     if (!spec_->equality() && spec_->let.empty()) {
@@ -352,10 +354,9 @@ class LookupExecutor final : public ChildSource {
 
   Status CheckIntermediate(int64_t bytes) const {
     if (bytes <= kMaxIntermediateBytes) return Status::OK();
-    return Status(ErrorCode::kLocation4568,
-                  "Total size of documents in " + spec_->from +
-                      " matching pipeline's $lookup stage exceeds " +
-                      std::to_string(kMaxIntermediateBytes) + " bytes");
+    return Status(ErrorCode::kLocation4568, "Total size of documents in " + spec_->from +
+                                                " matching pipeline's $lookup stage exceeds " +
+                                                std::to_string(kMaxIntermediateBytes) + " bytes");
   }
 
   Result<std::unique_ptr<DocumentSource>> OpenForeign(std::shared_ptr<const Matcher> filter) {
@@ -406,8 +407,8 @@ class LookupExecutor final : public ChildSource {
     CollectValues(doc, spec_->local_parts, &values);
     // No value joins null, except an empty array, which joins nothing.
     bson_iter_t direct;
-    bool empty_array = FindPathNoArrays(doc, spec_->local_parts, &direct) &&
-                       BSON_ITER_HOLDS_ARRAY(&direct);
+    bool empty_array =
+        FindPathNoArrays(doc, spec_->local_parts, &direct) && BSON_ITER_HOLDS_ARRAY(&direct);
     bool missing = values.empty() && !empty_array;
     if (strategy_ == Strategy::kUnchosen) CAIRN_RETURN_IF_ERROR(ChooseStrategy());
     if (strategy_ == Strategy::kHash) {
@@ -451,9 +452,9 @@ class LookupExecutor final : public ChildSource {
                                spec_->options.foreign->ReadById(spec_->from, &value, &probed_));
         Count(nullptr, /*keys=*/1, /*docs=*/found ? 1 : 0);
         if (found && spec_->foreign_matcher != nullptr) {
-          CAIRN_ASSIGN_OR_RETURN(found, spec_->foreign_matcher->Matches(BsonView(
-                                            reinterpret_cast<const uint8_t*>(probed_.data()),
-                                            probed_.size())));
+          CAIRN_ASSIGN_OR_RETURN(
+              found, spec_->foreign_matcher->Matches(BsonView(
+                         reinterpret_cast<const uint8_t*>(probed_.data()), probed_.size())));
         }
         if (found) {
           owned->emplace_back(
@@ -547,9 +548,9 @@ class LookupExecutor final : public ChildSource {
   std::shared_ptr<const LookupSpec> spec_;
   Variables vars_;
   Strategy strategy_ = Strategy::kUnchosen;
-  std::string probed_;                 // IndexedLoopJoin by _id: the document read
-  std::deque<BsonDoc> foreign_docs_;   // HashJoin: the foreign collection
-  std::deque<OwnedValue> key_store_;   // HashJoin: its keys
+  std::string probed_;                // IndexedLoopJoin by _id: the document read
+  std::deque<BsonDoc> foreign_docs_;  // HashJoin: the foreign collection
+  std::deque<OwnedValue> key_store_;  // HashJoin: its keys
   Table table_;
   bool cached_ = false;
   std::vector<BsonDoc> cache_;  // an uncorrelated sub-pipeline's result
@@ -625,16 +626,14 @@ Result<StagePtr> ParseLookup(const bson_iter_t* spec, const PipelineOptions& opt
       has_let = true;
     } else if (key == "pipeline") {
       if (!BSON_ITER_HOLDS_ARRAY(&it)) {
-        return Status(ErrorCode::kFailedToParse,
-                      "'pipeline' option must be specified as an array");
+        return Status(ErrorCode::kFailedToParse, "'pipeline' option must be specified as an array");
       }
       lookup->has_pipeline = true;
       BsonDoc holder;
       AppendIter(holder.get(), "p", &it);
       lookup->pipeline = std::move(holder);
     } else {
-      return Status(ErrorCode::kFailedToParse,
-                    "unknown argument to $lookup: " + std::string(key));
+      return Status(ErrorCode::kFailedToParse, "unknown argument to $lookup: " + std::string(key));
     }
   }
   if (lookup->as.empty()) {

@@ -1,7 +1,7 @@
 // $match: filters documents with the query matcher (query/matcher), its $expr clauses reading the
 // pipeline's `let` variables. Parse: the argument must be an object (15959); the filter's own
-// errors are the matcher's; a $expr evaluation error ends the pipeline. The leading $match of a pipeline
-// is exposed through Pipeline::leading_match() so the server can run it as its query.
+// errors are the matcher's; a $expr evaluation error ends the pipeline. The leading $match of a
+// pipeline is exposed through Pipeline::leading_match() so the server can run it as its query.
 #include "query/matcher/matcher.h"
 #include "query/pipeline/stages/stage_parsers.h"
 

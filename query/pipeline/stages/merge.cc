@@ -29,20 +29,28 @@ enum class WhenNotMatched { kInsert, kDiscard, kFail };
 
 constexpr std::string_view WhenMatchedName(WhenMatched mode) {
   switch (mode) {
-    case WhenMatched::kReplace: return "replace";
-    case WhenMatched::kKeepExisting: return "keepExisting";
-    case WhenMatched::kMerge: return "merge";
-    case WhenMatched::kFail: return "fail";
-    case WhenMatched::kPipeline: return "pipeline";
+    case WhenMatched::kReplace:
+      return "replace";
+    case WhenMatched::kKeepExisting:
+      return "keepExisting";
+    case WhenMatched::kMerge:
+      return "merge";
+    case WhenMatched::kFail:
+      return "fail";
+    case WhenMatched::kPipeline:
+      return "pipeline";
   }
   return "";
 }
 
 constexpr std::string_view WhenNotMatchedName(WhenNotMatched mode) {
   switch (mode) {
-    case WhenNotMatched::kInsert: return "insert";
-    case WhenNotMatched::kDiscard: return "discard";
-    case WhenNotMatched::kFail: return "fail";
+    case WhenNotMatched::kInsert:
+      return "insert";
+    case WhenNotMatched::kDiscard:
+      return "discard";
+    case WhenNotMatched::kFail:
+      return "fail";
   }
   return "";
 }
@@ -127,9 +135,8 @@ Status WriteFailed(Status status, const MergeSpec& spec) {
     BsonView key = IterDocument(&pattern);
     bson_iter_t field;
     on_fields_key = key.CountKeys() == spec.on.size() &&
-                    std::all_of(spec.on.begin(), spec.on.end(), [&](const std::string& name) {
-                      return key.Find(name, &field);
-                    });
+                    std::all_of(spec.on.begin(), spec.on.end(),
+                                [&](const std::string& name) { return key.Find(name, &field); });
   }
   if (on_fields_key && spec.when_matched == WhenMatched::kFail) {
     return status.WithContext(
@@ -152,8 +159,8 @@ class MergeExecutor final : public ChildSource {
       return Fail(Status(ErrorCode::kBadValue, "$merge is not supported in this context"));
     }
     const MergeSpec& spec = stage_.spec();
-    std::string_view db = spec.into.db.empty() ? stage_.targets()->default_db()
-                                               : std::string_view(spec.into.db);
+    std::string_view db =
+        spec.into.db.empty() ? stage_.targets()->default_db() : std::string_view(spec.into.db);
     auto sink = stage_.targets()->OpenMerge(db, spec.into.coll, spec.on);
     if (!sink.ok()) return Fail(sink.status());
     while (child_->Next()) {
@@ -197,7 +204,8 @@ class MergeExecutor final : public ChildSource {
         case WhenNotMatched::kInsert:
           if (spec.when_matched == WhenMatched::kPipeline) return InsertThroughPipeline(sink, doc);
           return sink.Insert(doc);
-        case WhenNotMatched::kDiscard: return Status::OK();
+        case WhenNotMatched::kDiscard:
+          return Status::OK();
         case WhenNotMatched::kFail:
           return Status(ErrorCode::kMergeStageNoMatchingDocument,
                         "$merge could not find a matching document in the target collection "
@@ -206,8 +214,10 @@ class MergeExecutor final : public ChildSource {
     }
     Update update;
     switch (spec.when_matched) {
-      case WhenMatched::kKeepExisting: return Status::OK();
-      case WhenMatched::kFail: return sink.Insert(doc);
+      case WhenMatched::kKeepExisting:
+        return Status::OK();
+      case WhenMatched::kFail:
+        return sink.Insert(doc);
       case WhenMatched::kReplace: {
         CAIRN_ASSIGN_OR_RETURN(update, Update::Parse(doc));
         break;
@@ -274,10 +284,10 @@ Status BadEnum(std::string_view value, std::string_view field) {
 }
 
 Status WrongType(const bson_iter_t* it, std::string_view field, std::string_view expected) {
-  return Status(ErrorCode::kTypeMismatch,
-                "BSON field '$merge." + std::string(field) + "' is the wrong type '" +
-                    std::string(BsonTypeName(bson_iter_type(it))) + "', expected type '" +
-                    std::string(expected) + "'");
+  return Status(ErrorCode::kTypeMismatch, "BSON field '$merge." + std::string(field) +
+                                              "' is the wrong type '" +
+                                              std::string(BsonTypeName(bson_iter_type(it))) +
+                                              "', expected type '" + std::string(expected) + "'");
 }
 
 Status ParseInto(const bson_iter_t* it, MergeSpec* spec) {
@@ -360,8 +370,8 @@ Status ParseWhenMatchedPipeline(const bson_iter_t* it, BsonView let, MergeSpec* 
 // The target's parse-time checks (OutputTargets::CheckMerge), when there are targets.
 Status CheckTarget(const MergeSpec& spec, const PipelineOptions& options) {
   if (options.output_targets == nullptr) return Status::OK();
-  std::string_view db = spec.into.db.empty() ? options.output_targets->default_db()
-                                             : std::string_view(spec.into.db);
+  std::string_view db =
+      spec.into.db.empty() ? options.output_targets->default_db() : std::string_view(spec.into.db);
   return options.output_targets->CheckMerge(db, spec.into.coll, spec.on);
 }
 
@@ -369,8 +379,8 @@ Status CheckTarget(const MergeSpec& spec, const PipelineOptions& options) {
 
 Result<StagePtr> ParseMerge(const bson_iter_t* spec_it, const PipelineOptions& options) {
   MergeSpec spec;
-  spec.context = options.expression_context ? options.expression_context
-                                            : ExpressionContext::Make();
+  spec.context =
+      options.expression_context ? options.expression_context : ExpressionContext::Make();
   if (BSON_ITER_HOLDS_UTF8(spec_it)) {
     spec.into.coll = std::string(IterUtf8(spec_it));
     CAIRN_RETURN_IF_ERROR(CheckTarget(spec, options));
@@ -401,18 +411,27 @@ Result<StagePtr> ParseMerge(const bson_iter_t* spec_it, const PipelineOptions& o
       }
       if (!BSON_ITER_HOLDS_UTF8(&it)) return WrongType(&it, key, "string");
       std::string_view mode = IterUtf8(&it);
-      if (mode == "replace") spec.when_matched = WhenMatched::kReplace;
-      else if (mode == "keepExisting") spec.when_matched = WhenMatched::kKeepExisting;
-      else if (mode == "merge") spec.when_matched = WhenMatched::kMerge;
-      else if (mode == "fail") spec.when_matched = WhenMatched::kFail;
-      else return BadEnum(mode, key);
+      if (mode == "replace")
+        spec.when_matched = WhenMatched::kReplace;
+      else if (mode == "keepExisting")
+        spec.when_matched = WhenMatched::kKeepExisting;
+      else if (mode == "merge")
+        spec.when_matched = WhenMatched::kMerge;
+      else if (mode == "fail")
+        spec.when_matched = WhenMatched::kFail;
+      else
+        return BadEnum(mode, key);
     } else if (key == "whenNotMatched") {
       if (!BSON_ITER_HOLDS_UTF8(&it)) return WrongType(&it, key, "string");
       std::string_view mode = IterUtf8(&it);
-      if (mode == "insert") spec.when_not_matched = WhenNotMatched::kInsert;
-      else if (mode == "discard") spec.when_not_matched = WhenNotMatched::kDiscard;
-      else if (mode == "fail") spec.when_not_matched = WhenNotMatched::kFail;
-      else return BadEnum(mode, key);
+      if (mode == "insert")
+        spec.when_not_matched = WhenNotMatched::kInsert;
+      else if (mode == "discard")
+        spec.when_not_matched = WhenNotMatched::kDiscard;
+      else if (mode == "fail")
+        spec.when_not_matched = WhenNotMatched::kFail;
+      else
+        return BadEnum(mode, key);
     } else if (key == "let") {
       if (!BSON_ITER_HOLDS_DOCUMENT(&it)) return WrongType(&it, key, "object");
       let = IterDocument(&it);
@@ -430,20 +449,19 @@ Result<StagePtr> ParseMerge(const bson_iter_t* spec_it, const PipelineOptions& o
   }
   // The mode pairs MongoDB supports: every whenMatched with insert; replace, merge and a
   // pipeline with discard and fail too.
-  const bool fail_or_keep = spec.when_matched == WhenMatched::kFail ||
-                            spec.when_matched == WhenMatched::kKeepExisting;
+  const bool fail_or_keep =
+      spec.when_matched == WhenMatched::kFail || spec.when_matched == WhenMatched::kKeepExisting;
   if (fail_or_keep && spec.when_not_matched != WhenNotMatched::kInsert) {
     return Status(ErrorCode::kLocation51189,
                   "Combination of $merge modes 'whenMatched: " +
-                      std::string(WhenMatchedName(spec.when_matched)) +
-                      "' and 'whenNotMatched: " +
+                      std::string(WhenMatchedName(spec.when_matched)) + "' and 'whenNotMatched: " +
                       std::string(WhenNotMatchedName(spec.when_not_matched)) +
                       "' is not supported");
   }
   if (has_let && spec.when_matched != WhenMatched::kPipeline) {
-    return Status(ErrorCode::kLocation51199,
-                  "Cannot use 'let' variables with 'whenMatched: " +
-                      std::string(WhenMatchedName(spec.when_matched)) + "' mode");
+    return Status(ErrorCode::kLocation51199, "Cannot use 'let' variables with 'whenMatched: " +
+                                                 std::string(WhenMatchedName(spec.when_matched)) +
+                                                 "' mode");
   }
   if (pipeline) {
     bson_iter_t stages = pipeline->iter();

@@ -44,8 +44,8 @@ class OutExecutor final : public ChildSource {
     if (stage_.targets() == nullptr) {
       return Fail(Status(ErrorCode::kBadValue, "$out is not supported in this context"));
     }
-    std::string_view db = stage_.db().empty() ? stage_.targets()->default_db()
-                                              : std::string_view(stage_.db());
+    std::string_view db =
+        stage_.db().empty() ? stage_.targets()->default_db() : std::string_view(stage_.db());
     auto sink = stage_.targets()->OpenOut(db, stage_.coll());
     if (!sink.ok()) return Fail(sink.status());
     while (child_->Next()) {
@@ -78,15 +78,14 @@ Result<TargetNamespace> ParseTargetNamespace(const bson_iter_t* spec, std::strin
   while (bson_iter_next(&it)) {
     std::string_view key = IterKey(&it);
     if (key != "db" && key != "coll") {
-      return Status(ErrorCode::kLocation40415,
-                    "BSON field '" + std::string(field) + "." + std::string(key) +
-                        "' is an unknown field.");
+      return Status(ErrorCode::kLocation40415, "BSON field '" + std::string(field) + "." +
+                                                   std::string(key) + "' is an unknown field.");
     }
     if (!BSON_ITER_HOLDS_UTF8(&it)) {
-      return Status(ErrorCode::kTypeMismatch,
-                    "BSON field '" + std::string(field) + "." + std::string(key) +
-                        "' is the wrong type '" + std::string(BsonTypeName(bson_iter_type(&it))) +
-                        "', expected type 'string'");
+      return Status(ErrorCode::kTypeMismatch, "BSON field '" + std::string(field) + "." +
+                                                  std::string(key) + "' is the wrong type '" +
+                                                  std::string(BsonTypeName(bson_iter_type(&it))) +
+                                                  "', expected type 'string'");
     }
     (key == "db" ? target.db : target.coll) = std::string(IterUtf8(&it));
     (key == "db" ? has_db : has_coll) = true;

@@ -233,8 +233,8 @@ Result<StagePtr> ParseProjectSpec(BsonView spec, const PipelineOptions& options)
                                                      ctx.num_slots(), /*keep_all=*/true));
     }
     CAIRN_ASSIGN_OR_RETURN(Projection exclusion, Projection::Parse(inclusion.view()));
-    return StagePtr(std::make_shared<ProjectStage>(std::move(exclusion), true,
-                                                   std::move(computed), ctx.num_slots()));
+    return StagePtr(std::make_shared<ProjectStage>(std::move(exclusion), true, std::move(computed),
+                                                   ctx.num_slots()));
   }
   std::optional<Projection> base;
   if (splitter.includes_non_id()) {

@@ -43,12 +43,11 @@ class ReplaceRootExecutor final : public ChildSource {
     Result<Value> root = stage_.new_root().Evaluate(&vars_);
     if (!root.ok()) return Fail(root.status());
     if (!root->is_document()) {
-      return Fail(Status(ErrorCode::kLocation40228,
-                         std::string(stage_.context()) +
-                             " must evaluate to an object, but resulting value was: " +
-                             ValueToString(*root) + ". Type of resulting value: '" +
-                             std::string(TypeName(*root)) +
-                             "'. Input document: " + ValueToString(Value::DocumentView(doc))));
+      return Fail(Status(
+          ErrorCode::kLocation40228,
+          std::string(stage_.context()) + " must evaluate to an object, but resulting value was: " +
+              ValueToString(*root) + ". Type of resulting value: '" + std::string(TypeName(*root)) +
+              "'. Input document: " + ValueToString(Value::DocumentView(doc))));
     }
     bson_reinit(out_.get());
     bson_t root_doc = root->document().AsBson();
@@ -89,9 +88,9 @@ Result<StagePtr> ParseReplaceRoot(const bson_iter_t* spec, const PipelineOptions
   IterDocument(spec).Init(&it);
   while (bson_iter_next(&it)) {
     if (IterKey(&it) != "newRoot") {
-      return Status(ErrorCode::kLocation40415, "BSON field '$replaceRoot." +
-                                                   std::string(IterKey(&it)) +
-                                                   "' is an unknown field.");
+      return Status(
+          ErrorCode::kLocation40415,
+          "BSON field '$replaceRoot." + std::string(IterKey(&it)) + "' is an unknown field.");
     }
     if (found) {
       return Status(ErrorCode::kLocation40413,

@@ -45,8 +45,8 @@ class SortStage final : public Stage {
 
  private:
   SortPattern pattern_;
-  ExternalSorterOptions spill_;  // the budget, allowDiskUse, the spill directory
-  SpillStatsSlot stats_;         // explain's usedDisk / spills
+  ExternalSorterOptions spill_;   // the budget, allowDiskUse, the spill directory
+  SpillStatsSlot stats_;          // explain's usedDisk / spills
   std::optional<int64_t> top_n_;  // keep only the first N in sort order
 };
 

@@ -12,14 +12,15 @@
 
 namespace cairn::query::stages {
 
-Result<StagePtr> ParseMatch(const bson_iter_t* spec, const PipelineOptions& options);    // match.cc
-Result<StagePtr> ParseSkip(const bson_iter_t* spec, const PipelineOptions& options);     // skip.cc
-Result<StagePtr> ParseLimit(const bson_iter_t* spec, const PipelineOptions& options);    // limit.cc
-Result<StagePtr> ParseSort(const bson_iter_t* spec, const PipelineOptions& options);     // sort.cc
-Result<StagePtr> ParseProject(const bson_iter_t* spec, const PipelineOptions& options);  // project.cc
-Result<StagePtr> ParseUnset(const bson_iter_t* spec, const PipelineOptions& options);    // unset.cc
-Result<StagePtr> ParseCount(const bson_iter_t* spec, const PipelineOptions& options);    // count.cc
-Result<StagePtr> ParseGroup(const bson_iter_t* spec, const PipelineOptions& options);    // group.cc
+Result<StagePtr> ParseMatch(const bson_iter_t* spec, const PipelineOptions& options);  // match.cc
+Result<StagePtr> ParseSkip(const bson_iter_t* spec, const PipelineOptions& options);   // skip.cc
+Result<StagePtr> ParseLimit(const bson_iter_t* spec, const PipelineOptions& options);  // limit.cc
+Result<StagePtr> ParseSort(const bson_iter_t* spec, const PipelineOptions& options);   // sort.cc
+Result<StagePtr> ParseProject(const bson_iter_t* spec,
+                              const PipelineOptions& options);                         // project.cc
+Result<StagePtr> ParseUnset(const bson_iter_t* spec, const PipelineOptions& options);  // unset.cc
+Result<StagePtr> ParseCount(const bson_iter_t* spec, const PipelineOptions& options);  // count.cc
+Result<StagePtr> ParseGroup(const bson_iter_t* spec, const PipelineOptions& options);  // group.cc
 // $addFields and its alias $set (add_fields.cc).
 Result<StagePtr> ParseAddFields(const bson_iter_t* spec, const PipelineOptions& options);
 // $replaceRoot and its alias $replaceWith (replace_root.cc).
@@ -33,12 +34,15 @@ Result<StagePtr> ParseMerge(const bson_iter_t* spec, const PipelineOptions& opti
 // $documents (documents.cc): the source stage of a database-level aggregate.
 Result<StagePtr> ParseDocuments(const bson_iter_t* spec, const PipelineOptions& options);
 
-Result<StagePtr> ParseSortByCount(const bson_iter_t* spec, const PipelineOptions& options);  // sort_by_count.cc
+Result<StagePtr> ParseSortByCount(const bson_iter_t* spec,
+                                  const PipelineOptions& options);  // sort_by_count.cc
 Result<StagePtr> ParseSample(const bson_iter_t* spec, const PipelineOptions& options);  // sample.cc
 
 Result<StagePtr> ParseBucket(const bson_iter_t* spec, const PipelineOptions& options);  // bucket.cc
-Result<StagePtr> ParseBucketAuto(const bson_iter_t* spec, const PipelineOptions& options);  // bucket_auto.cc
-Result<StagePtr> ParseUnionWith(const bson_iter_t* spec, const PipelineOptions& options);  // union_with.cc
+Result<StagePtr> ParseBucketAuto(const bson_iter_t* spec,
+                                 const PipelineOptions& options);  // bucket_auto.cc
+Result<StagePtr> ParseUnionWith(const bson_iter_t* spec,
+                                const PipelineOptions& options);  // union_with.cc
 Result<StagePtr> ParseFacet(const bson_iter_t* spec, const PipelineOptions& options);  // facet.cc
 
 // desugared.cc: a stage MongoDB defines as a sequence of stages (replaced by them when the

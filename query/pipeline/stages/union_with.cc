@@ -80,10 +80,10 @@ std::unique_ptr<DocumentSource> UnionWithStage::Bind(std::unique_ptr<DocumentSou
 }
 
 Status WrongType(std::string_view field, const bson_iter_t* it, std::string_view expected) {
-  return Status(ErrorCode::kTypeMismatch,
-                "BSON field '$unionWith." + std::string(field) + "' is the wrong type '" +
-                    std::string(BsonTypeName(bson_iter_type(it))) + "', expected type '" +
-                    std::string(expected) + "'");
+  return Status(ErrorCode::kTypeMismatch, "BSON field '$unionWith." + std::string(field) +
+                                              "' is the wrong type '" +
+                                              std::string(BsonTypeName(bson_iter_type(it))) +
+                                              "', expected type '" + std::string(expected) + "'");
 }
 
 // validateUnionWithCollectionlessPipeline: a non-empty pipeline whose first stage is $documents.

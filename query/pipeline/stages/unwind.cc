@@ -81,8 +81,8 @@ class UnwindExecutor final : public ChildSource {
 
  private:
   const UnwindSpec& spec_;
-  BsonView array_;         // the array being unwound, inside the child's current document
-  BsonElement position_;   // its element last returned
+  BsonView array_;        // the array being unwound, inside the child's current document
+  BsonElement position_;  // its element last returned
   bool in_array_ = false;
   int64_t index_ = 0;
   BsonDoc out_;
@@ -92,7 +92,9 @@ std::unique_ptr<DocumentSource> UnwindStage::Bind(std::unique_ptr<DocumentSource
   return std::make_unique<UnwindExecutor>(spec_, std::move(child));
 }
 
-std::string TypeNameOf(const bson_iter_t* it) { return std::string(BsonTypeName(bson_iter_type(it))); }
+std::string TypeNameOf(const bson_iter_t* it) {
+  return std::string(BsonTypeName(bson_iter_type(it)));
+}
 
 }  // namespace
 
@@ -152,20 +154,23 @@ Result<StagePtr> ParseUnwind(const bson_iter_t* spec, const PipelineOptions& opt
         if (!BSON_ITER_HOLDS_BOOL(&it)) {
           return Status(ErrorCode::kLocation28809,
                         "expected a boolean for the preserveNullAndEmptyArrays option to $unwind "
-                        "stage, got " + TypeNameOf(&it));
+                        "stage, got " +
+                            TypeNameOf(&it));
         }
         unwind.preserve_null_and_empty = bson_iter_bool(&it);
       } else if (key == "includeArrayIndex") {
         if (!BSON_ITER_HOLDS_UTF8(&it) || IterUtf8(&it).empty()) {
           return Status(ErrorCode::kLocation28810,
                         "expected a non-empty string for the includeArrayIndex  option to "
-                        "$unwind stage, got " + TypeNameOf(&it));
+                        "$unwind stage, got " +
+                            TypeNameOf(&it));
         }
         index_path = std::string(IterUtf8(&it));
         if (index_path[0] == '$') {
           return Status(ErrorCode::kLocation28822,
                         "includeArrayIndex option to $unwind stage should not be prefixed with a "
-                        "'$': " + index_path);
+                        "'$': " +
+                            index_path);
         }
       } else {
         return Status(ErrorCode::kLocation28811,
@@ -175,7 +180,8 @@ Result<StagePtr> ParseUnwind(const bson_iter_t* spec, const PipelineOptions& opt
   } else {
     return Status(ErrorCode::kLocation15981,
                   "expected either a string or an object as specification for $unwind stage, "
-                  "got " + TypeNameOf(spec));
+                  "got " +
+                      TypeNameOf(spec));
   }
   if (!has_path) return Status(ErrorCode::kLocation28812, "no path specified to $unwind stage");
   if (path.empty() || path[0] != '$') {

@@ -12,9 +12,9 @@
 namespace cairn::query::stages {
 
 struct UnwindSpec {
-  std::string path;                          // dotted, without the '$'
-  std::vector<std::string> path_parts;       // path split
-  std::vector<std::string> index_parts;      // includeArrayIndex split; empty: none
+  std::string path;                      // dotted, without the '$'
+  std::vector<std::string> path_parts;   // path split
+  std::vector<std::string> index_parts;  // includeArrayIndex split; empty: none
   bool preserve_null_and_empty = false;
 };
 

@@ -59,7 +59,7 @@ class AddToSetModifier final : public Modifier {
   }
 
  private:
-  std::vector<BsonElement> values_;  // deduplicated, in operand order
+  std::vector<BsonElement> values_;                   // deduplicated, in operand order
   std::shared_ptr<const StringComparator> collator_;  // null: binary
 };
 
@@ -80,8 +80,8 @@ Result<std::unique_ptr<Modifier>> MakeAddToSet(const ModifierArg& arg) {
                           std::string(BsonTypeName(bson_iter_type(&first))));
       }
       if (operand.CountKeys() > 1) {
-        return Status(ErrorCode::kBadValue,
-                      "Found unexpected fields after $each in $addToSet: " + ToShellString(operand));
+        return Status(ErrorCode::kBadValue, "Found unexpected fields after $each in $addToSet: " +
+                                                ToShellString(operand));
       }
       bson_iter_t item;
       bson_iter_recurse(&first, &item);

@@ -39,12 +39,12 @@ class BitModifier final : public Modifier {
     bson_iter_t current = ctx.IterOf(element.node());
     if (!BSON_ITER_HOLDS_INT32(&current) && !BSON_ITER_HOLDS_INT64(&current)) {
       // MongoDB prints the _id element, or an invalid element when there is none.
-      std::string id = ctx.root()->Child("_id") != nullptr ? ctx.IdForMessage()
-                                                            : "INVALID-MUTABLE-ELEMENT";
-      return Status(ErrorCode::kBadValue,
-                    "Cannot apply $bit to a value of non-integral type." + id +
-                        " has the field " + element.name() + " of non-integer type " +
-                        std::string(BsonTypeName(bson_iter_type(&current))));
+      std::string id =
+          ctx.root()->Child("_id") != nullptr ? ctx.IdForMessage() : "INVALID-MUTABLE-ELEMENT";
+      return Status(ErrorCode::kBadValue, "Cannot apply $bit to a value of non-integral type." +
+                                              id + " has the field " + element.name() +
+                                              " of non-integer type " +
+                                              std::string(BsonTypeName(bson_iter_type(&current))));
     }
     Integer original = Integer::Of(&current);
     Integer result = Apply(original);
@@ -62,9 +62,15 @@ class BitModifier final : public Modifier {
       Integer operand = Integer::Of(&it);
       value.is_int64 = value.is_int64 || operand.is_int64;
       switch (operation.op) {
-        case Op::kAnd: value.value &= operand.value; break;
-        case Op::kOr: value.value |= operand.value; break;
-        case Op::kXor: value.value ^= operand.value; break;
+        case Op::kAnd:
+          value.value &= operand.value;
+          break;
+        case Op::kOr:
+          value.value |= operand.value;
+          break;
+        case Op::kXor:
+          value.value ^= operand.value;
+          break;
       }
       // Sign-extended int32 operands keep an int32 result within int32's range.
       if (!value.is_int64) value.value = static_cast<int32_t>(value.value);
@@ -121,9 +127,9 @@ Result<std::unique_ptr<Modifier>> MakeBit(const ModifierArg& arg) {
     operations.push_back({op, BsonElement(&it)});
   }
   if (operations.empty()) {
-    return Status(ErrorCode::kBadValue,
-                  "You must pass in at least one bitwise operation. The format is: " +
-                      std::string(kFormat));
+    return Status(
+        ErrorCode::kBadValue,
+        "You must pass in at least one bitwise operation. The format is: " + std::string(kFormat));
   }
   return std::unique_ptr<Modifier>(new BitModifier(std::move(operations)));
 }

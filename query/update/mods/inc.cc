@@ -17,27 +17,43 @@ namespace {
 // A number as SafeNum holds it; kInvalid is the result of an int64 overflow.
 struct Num {
   enum Type { kInvalid, kInt32, kInt64, kDouble, kDecimal } type = kInvalid;
-  int64_t i = 0;  // kInt32 and kInt64
-  double d = 0;   // kDouble
+  int64_t i = 0;            // kInt32 and kInt64
+  double d = 0;             // kDouble
   bson_decimal128_t dec{};  // kDecimal
 
   static Num Of(const bson_iter_t* it) {
     Num n;
     switch (bson_iter_type(it)) {
-      case BSON_TYPE_INT32: n.type = kInt32; n.i = bson_iter_int32(it); break;
-      case BSON_TYPE_INT64: n.type = kInt64; n.i = bson_iter_int64(it); break;
-      case BSON_TYPE_DOUBLE: n.type = kDouble; n.d = bson_iter_double(it); break;
-      case BSON_TYPE_DECIMAL128: n.type = kDecimal; bson_iter_decimal128(it, &n.dec); break;
-      default: break;
+      case BSON_TYPE_INT32:
+        n.type = kInt32;
+        n.i = bson_iter_int32(it);
+        break;
+      case BSON_TYPE_INT64:
+        n.type = kInt64;
+        n.i = bson_iter_int64(it);
+        break;
+      case BSON_TYPE_DOUBLE:
+        n.type = kDouble;
+        n.d = bson_iter_double(it);
+        break;
+      case BSON_TYPE_DECIMAL128:
+        n.type = kDecimal;
+        bson_iter_decimal128(it, &n.dec);
+        break;
+      default:
+        break;
     }
     return n;
   }
   double AsDouble() const { return type == kDouble ? d : static_cast<double>(i); }
   bson_decimal128_t AsDecimal() const {
     switch (type) {
-      case kDecimal: return dec;
-      case kDouble: return DecimalFromDouble(d);
-      default: return dec128::FromInt64(i);
+      case kDecimal:
+        return dec;
+      case kDouble:
+        return DecimalFromDouble(d);
+      default:
+        return dec128::FromInt64(i);
     }
   }
 
@@ -49,15 +65,19 @@ struct Num {
 
   std::string DebugString() const {
     switch (type) {
-      case kInt32: return "(NumberInt)" + std::to_string(i);
-      case kInt64: return "(NumberLong)" + std::to_string(i);
+      case kInt32:
+        return "(NumberInt)" + std::to_string(i);
+      case kInt64:
+        return "(NumberLong)" + std::to_string(i);
       case kDouble: {
         char buf[64];
         std::snprintf(buf, sizeof buf, "%g", d);
         return std::string("(NumberDouble)") + buf;
       }
-      case kDecimal: return "(NumberDecimal)" + DecimalToString(dec);
-      default: return "(EOO)";
+      case kDecimal:
+        return "(NumberDecimal)" + DecimalToString(dec);
+      default:
+        return "(EOO)";
     }
   }
 };
@@ -111,19 +131,18 @@ class ArithmeticModifier final : public Modifier {
     bson_iter_t current = ctx.IterOf(element.node());
     if (!IterIsNumber(&current)) {
       return Status(ErrorCode::kTypeMismatch,
-                    "Cannot apply " + std::string(Name()) +
-                        " to a value of non-numeric type. {" + ctx.IdForMessage() +
-                        "} has the field '" + element.name() + "' of non-numeric type " +
+                    "Cannot apply " + std::string(Name()) + " to a value of non-numeric type. {" +
+                        ctx.IdForMessage() + "} has the field '" + element.name() +
+                        "' of non-numeric type " +
                         std::string(BsonTypeName(bson_iter_type(&current))));
     }
     Num original = Num::Of(&current);
     Num result = Compute(op_, Num::Of(&value_), original);
     if (result.IdenticalTo(original)) return false;
     if (result.type == Num::kInvalid) {
-      return Status(ErrorCode::kBadValue, "Failed to apply " + std::string(Name()) +
-                                              " operations to current value (" +
-                                              original.DebugString() + ") for document {" +
-                                              ctx.IdForMessage() + "}");
+      return Status(ErrorCode::kBadValue,
+                    "Failed to apply " + std::string(Name()) + " operations to current value (" +
+                        original.DebugString() + ") for document {" + ctx.IdForMessage() + "}");
     }
     element.node() = Make(ctx, result);
     return true;
@@ -144,10 +163,18 @@ class ArithmeticModifier final : public Modifier {
   static Node Make(ApplyContext& ctx, const Num& n) {
     return ctx.MakeValue([&](bson_t* doc, const char* key) {
       switch (n.type) {
-        case Num::kInt32: bson_append_int32(doc, key, -1, static_cast<int32_t>(n.i)); break;
-        case Num::kInt64: bson_append_int64(doc, key, -1, n.i); break;
-        case Num::kDecimal: bson_append_decimal128(doc, key, -1, &n.dec); break;
-        default: bson_append_double(doc, key, -1, n.d); break;
+        case Num::kInt32:
+          bson_append_int32(doc, key, -1, static_cast<int32_t>(n.i));
+          break;
+        case Num::kInt64:
+          bson_append_int64(doc, key, -1, n.i);
+          break;
+        case Num::kDecimal:
+          bson_append_decimal128(doc, key, -1, &n.dec);
+          break;
+        default:
+          bson_append_double(doc, key, -1, n.d);
+          break;
       }
     });
   }
@@ -158,10 +185,10 @@ class ArithmeticModifier final : public Modifier {
 
 Result<std::unique_ptr<Modifier>> MakeArithmetic(Op op, const ModifierArg& arg) {
   if (!IterIsNumber(&arg.value)) {
-    return Status(ErrorCode::kTypeMismatch,
-                  std::string("Cannot ") + (op == Op::kAdd ? "increment" : "multiply") +
-                      " with non-numeric argument: {" + ElementToString(arg.path, &arg.value) +
-                      "}");
+    return Status(ErrorCode::kTypeMismatch, std::string("Cannot ") +
+                                                (op == Op::kAdd ? "increment" : "multiply") +
+                                                " with non-numeric argument: {" +
+                                                ElementToString(arg.path, &arg.value) + "}");
   }
   return std::unique_ptr<Modifier>(new ArithmeticModifier(op, arg.value));
 }

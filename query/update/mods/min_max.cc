@@ -36,7 +36,8 @@ class CompareModifier final : public Modifier {
 }  // namespace
 
 Result<std::unique_ptr<Modifier>> MakeMin(const ModifierArg& arg) {
-  return std::unique_ptr<Modifier>(new CompareModifier(/*is_max=*/false, arg.value, arg.collator()));
+  return std::unique_ptr<Modifier>(
+      new CompareModifier(/*is_max=*/false, arg.value, arg.collator()));
 }
 
 Result<std::unique_ptr<Modifier>> MakeMax(const ModifierArg& arg) {

@@ -45,7 +45,8 @@ Result<std::unique_ptr<Modifier>> MakePop(const ModifierArg& arg) {
   if (!IterAsInt64(&arg.value, &value)) {
     double d = 0;
     IterAsDouble(&arg.value, &d);
-    if (BSON_ITER_HOLDS_DECIMAL128(&arg.value) && d == static_cast<double>(static_cast<int64_t>(d))) {
+    if (BSON_ITER_HOLDS_DECIMAL128(&arg.value) &&
+        d == static_cast<double>(static_cast<int64_t>(d))) {
       value = static_cast<int64_t>(d);
     } else {
       return Status(ErrorCode::kFailedToParse,
@@ -53,7 +54,8 @@ Result<std::unique_ptr<Modifier>> MakePop(const ModifierArg& arg) {
     }
   }
   if (value != 1 && value != -1) {
-    return Status(ErrorCode::kFailedToParse, "$pop expects 1 or -1, found: " + std::to_string(value));
+    return Status(ErrorCode::kFailedToParse,
+                  "$pop expects 1 or -1, found: " + std::to_string(value));
   }
   return std::unique_ptr<Modifier>(new PopModifier(value == -1));
 }

@@ -18,12 +18,21 @@ namespace {
 // MatchExpressionParser::parsePathAcceptingKeyword: the operators that may follow a path.
 bool IsPathAcceptingKeyword(std::string_view name) {
   static constexpr std::string_view kKeywords[] = {
-      "$eq",        "$lt",           "$lte",         "$gte",          "$gt",
-      "$in",        "$ne",           "$size",        "$all",          "$nin",
-      "$exists",    "$mod",          "$type",        "$regex",        "$options",
-      "$elemMatch", "$near",         "$nearSphere",  "$geoNear",      "$within",
-      "$geoWithin", "$geoIntersects", "$maxDistance", "$minDistance", "$bitsAllSet",
-      "$bitsAllClear", "$bitsAnySet", "$bitsAnyClear", "$not",
+      "$eq",          "$lt",
+      "$lte",         "$gte",
+      "$gt",          "$in",
+      "$ne",          "$size",
+      "$all",         "$nin",
+      "$exists",      "$mod",
+      "$type",        "$regex",
+      "$options",     "$elemMatch",
+      "$near",        "$nearSphere",
+      "$geoNear",     "$within",
+      "$geoWithin",   "$geoIntersects",
+      "$maxDistance", "$minDistance",
+      "$bitsAllSet",  "$bitsAllClear",
+      "$bitsAnySet",  "$bitsAnyClear",
+      "$not",
   };
   for (std::string_view keyword : kKeywords) {
     if (keyword == name) return true;
@@ -89,8 +98,8 @@ Result<std::unique_ptr<Modifier>> MakePull(const ModifierArg& arg) {
   if (BSON_ITER_HOLDS_DOCUMENT(&value)) {
     BsonView condition = IterDocument(&value);
     bson_iter_t first;
-    bool operator_first = condition.Init(&first) && bson_iter_next(&first) &&
-                          IsPathAcceptingKeyword(IterKey(&first));
+    bool operator_first =
+        condition.Init(&first) && bson_iter_next(&first) && IsPathAcceptingKeyword(IterKey(&first));
     if (!operator_first) {
       CAIRN_ASSIGN_OR_RETURN(Matcher matcher, Matcher::Parse(condition, arg.context));
       return std::unique_ptr<Modifier>(

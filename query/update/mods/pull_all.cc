@@ -1,5 +1,6 @@
 // $pullAll: removes every array element equal (canonical comparison: numbers by value, strings
-// under the statement's collation) to one of the operand array's values. MongoDB: pullall_node.cpp (an ArrayCullingNode, hence the
+// under the statement's collation) to one of the operand array's values. MongoDB: pullall_node.cpp
+// (an ArrayCullingNode, hence the
 // "$pull" in its non-array error).
 #include "common/bson_compare.h"
 #include "query/update/update_internal.h"

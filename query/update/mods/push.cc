@@ -32,8 +32,8 @@ bool ParseInteger(const bson_iter_t* it, int64_t* out) {
 }
 
 struct SortSpec {
-  bool whole = false;         // sort whole elements ($sort: 1 / -1)
-  int whole_direction = 1;    // for whole
+  bool whole = false;                               // sort whole elements ($sort: 1 / -1)
+  int whole_direction = 1;                          // for whole
   std::vector<std::pair<std::string, int>> fields;  // ($sort: {field: 1/-1, ...})
 };
 
@@ -54,9 +54,9 @@ Status CheckSortPattern(BsonView pattern) {
     if (field.empty()) return Status(ErrorCode::kBadValue, "The $sort field cannot be empty");
     for (const std::string& part : SplitDottedPath(field)) {
       if (part.empty()) {
-        return Status(ErrorCode::kBadValue,
-                      "The $sort field is a dotted field but has an empty part: " +
-                          std::string(field));
+        return Status(
+            ErrorCode::kBadValue,
+            "The $sort field is a dotted field but has an empty part: " + std::string(field));
       }
     }
   }
@@ -86,10 +86,14 @@ class PushModifier final : public Modifier {
       while (bson_iter_next(&clause)) {
         std::string_view name = IterKey(&clause);
         Clause* slot = nullptr;
-        if (name == "$each") slot = &each_it;
-        else if (name == "$slice") slot = &slice_it;
-        else if (name == "$sort") slot = &sort_it;
-        else if (name == "$position") slot = &position_it;
+        if (name == "$each")
+          slot = &each_it;
+        else if (name == "$slice")
+          slot = &slice_it;
+        else if (name == "$sort")
+          slot = &sort_it;
+        else if (name == "$position")
+          slot = &position_it;
         if (slot == nullptr) {
           return Status(ErrorCode::kBadValue, "Unrecognized clause in $push: " + std::string(name));
         }
@@ -169,10 +173,10 @@ class PushModifier final : public Modifier {
                               std::string_view path) const override {
     Node& node = element.node();
     if (!node.IsArray()) {
-      return Status(ErrorCode::kBadValue,
-                    "The field '" + std::string(path) + "' must be an array but is of type " +
-                        std::string(BsonTypeName(node.type)) + " in document {" +
-                        ctx.IdForMessage() + "}");
+      return Status(ErrorCode::kBadValue, "The field '" + std::string(path) +
+                                              "' must be an array but is of type " +
+                                              std::string(BsonTypeName(node.type)) +
+                                              " in document {" + ctx.IdForMessage() + "}");
     }
     return Push(ctx, &node);
   }

@@ -43,8 +43,7 @@ class RenameModifier final : public Modifier {
     std::vector<Node*> chain;  // the nodes at from_parts_[0..i]
     Node* current = ctx.root();
     for (size_t i = 0; i < from_parts_.size(); ++i) {
-      const bool viable =
-          current->IsDocument() || (current->IsArray() && IsIndex(from_parts_[i]));
+      const bool viable = current->IsDocument() || (current->IsArray() && IsIndex(from_parts_[i]));
       if (!viable) {
         return Status(ErrorCode::kPathNotViable,
                       "cannot use the part (" + from_parts_[i - 1] + " of " + from_ +

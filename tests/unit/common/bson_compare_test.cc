@@ -18,7 +18,9 @@ namespace {
 class Value {
  public:
   // `json` is the value in (canonical or relaxed) Extended JSON, e.g. `{"$numberLong": "5"}`.
-  static Value Json(const std::string& json) { return Value(BsonDoc::FromJson("{\"v\": " + json + "}")); }
+  static Value Json(const std::string& json) {
+    return Value(BsonDoc::FromJson("{\"v\": " + json + "}"));
+  }
   static Value Int32(int32_t v) {
     BsonDoc d;
     bson_append_int32(d.get(), "v", 1, v);
@@ -72,9 +74,7 @@ class Value {
 
  private:
   explicit Value(BsonDoc doc) : doc_(std::move(doc)) { Position(); }
-  void Position() {
-    EXPECT_TRUE(doc_.view().Find("v", &it_));
-  }
+  void Position() { EXPECT_TRUE(doc_.view().Find("v", &it_)); }
 
   BsonDoc doc_;
   bson_iter_t it_;
@@ -436,9 +436,9 @@ TEST(BsonCompare, ShouldCompareStringsAndSymbolsWithTheStringComparator) {
       {R"("abc")", R"("ABC")", 0},
       {R"("B")", R"("a")", 1},
       {R"({"$symbol": "abc"})", R"("ABC")", 0},
-      {R"({"k": "x"})", R"({"k": "X"})", 0},        // strings nested in documents
-      {R"(["a", ["b"]])", R"(["A", ["B"]])", 0},    // and arrays, at any depth
-      {R"({"k": "x"})", R"({"K": "x"})", 1},        // field names stay binary
+      {R"({"k": "x"})", R"({"k": "X"})", 0},          // strings nested in documents
+      {R"(["a", ["b"]])", R"(["A", ["B"]])", 0},      // and arrays, at any depth
+      {R"({"k": "x"})", R"({"K": "x"})", 1},          // field names stay binary
       {R"({"$code": "a"})", R"({"$code": "A"})", 1},  // code stays binary
       {R"({"$code": "c", "$scope": {"s": "a"}})", R"({"$code": "c", "$scope": {"s": "A"}})", 1},
       {R"(1)", R"("a")", -1},  // the type order first

@@ -18,9 +18,10 @@ namespace {
 // ---- ToShellString ----
 
 TEST(ToShellString, ShouldRenderAsMongoDBDupKeyMessages) {
-  BsonDoc doc = BsonDoc::FromJson(
-      R"({"_id": 1, "a": "x", "o": {"$oid": "0123456789abcdef01234567"}})");
-  EXPECT_EQ(ToShellString(doc.view()), "{ _id: 1, a: \"x\", o: ObjectId('0123456789abcdef01234567') }");
+  BsonDoc doc =
+      BsonDoc::FromJson(R"({"_id": 1, "a": "x", "o": {"$oid": "0123456789abcdef01234567"}})");
+  EXPECT_EQ(ToShellString(doc.view()),
+            "{ _id: 1, a: \"x\", o: ObjectId('0123456789abcdef01234567') }");
 }
 
 TEST(ToShellString, ShouldRenderNullForAMissingFieldKey) {
@@ -29,13 +30,15 @@ TEST(ToShellString, ShouldRenderNullForAMissingFieldKey) {
 
 TEST(ToShellString, ShouldRenderEmptyNestedAndArrayValues) {
   EXPECT_EQ(ToShellString(BsonView()), "{}");
-  EXPECT_EQ(ToShellString(BsonDoc::FromJson(R"({"a": [1, 2], "b": {}, "c": [], "d": {"e": true}})").view()),
+  EXPECT_EQ(ToShellString(
+                BsonDoc::FromJson(R"({"a": [1, 2], "b": {}, "c": [], "d": {"e": true}})").view()),
             "{ a: [ 1, 2 ], b: {}, c: [], d: { e: true } }");
 }
 
 TEST(ToShellString, ShouldRenderNumbersAsTheShellDoes) {
   EXPECT_EQ(ToShellString(BsonDoc::FromJson(
-                R"({"i": 5, "l": {"$numberLong": "6"}, "d": 1.5, "w": 2.0, "n": -3})").view()),
+                              R"({"i": 5, "l": {"$numberLong": "6"}, "d": 1.5, "w": 2.0, "n": -3})")
+                              .view()),
             "{ i: 5, l: 6, d: 1.5, w: 2.0, n: -3 }");
 }
 

@@ -195,8 +195,9 @@ TEST(ValidateBson, ShouldNameTheTopLevelIdInItsContext) {
   SetLength(&b, 16, 1000);
   Status s = ValidateBson(b.data(), b.size());
   EXPECT_EQ(s.code(), ErrorCode::kInvalidBSON);
-  EXPECT_EQ(s.reason(), "Not null terminated string in element with field name 's' in object "
-                        "with _id: 7");
+  EXPECT_EQ(s.reason(),
+            "Not null terminated string in element with field name 's' in object "
+            "with _id: 7");
 }
 
 TEST(ValidateBson, ShouldRejectBoolValuesOtherThanZeroAndOne) {

@@ -60,7 +60,8 @@ TEST(Status, ShouldIgnoreExtraAndContextOnOk) {
 }
 
 TEST(Status, ShouldPrefixContextKeepingCodeAndExtra) {
-  Status s = Status(ErrorCode::kBSONObjectTooLarge, "Resulting document after update is larger than 16777216")
+  Status s = Status(ErrorCode::kBSONObjectTooLarge,
+                    "Resulting document after update is larger than 16777216")
                  .WithExtra(BsonDoc::FromJson(R"({"errInfo": 1})"));
   Status c = s.WithContext("Plan executor error during update");
   EXPECT_EQ(c.reason(),

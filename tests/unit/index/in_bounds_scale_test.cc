@@ -72,8 +72,7 @@ TEST(InBoundsScale, ShouldCheckKeysAgainstA100kInByBinarySearch) {
     }
     EXPECT_EQ(accepted, kValues);
   }
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // Linear per key this is 4e10 comparisons (minutes); by binary search well under a second.
   EXPECT_LT(seconds, 10.0);
 }

@@ -34,8 +34,7 @@ TEST(IndexBoundsTest, ShouldUniteAndIntersectIntervals) {
   IntervalList gt5 = BoundsOf(R"({"a": {"$gt": 5}})");
   IntervalList lt7 = BoundsOf(R"({"a": {"$lte": 7}})");
   EXPECT_EQ(Print(Intersect(gt5, lt7)), "(5, 7]");
-  EXPECT_EQ(Print(Union(BoundsOf(R"({"a": 1})"), BoundsOf(R"({"a": {"$gt": 1}})"))),
-            "[1, inf.0]");
+  EXPECT_EQ(Print(Union(BoundsOf(R"({"a": 1})"), BoundsOf(R"({"a": {"$gt": 1}})"))), "[1, inf.0]");
   EXPECT_EQ(Print(Union(BoundsOf(R"({"a": 1})"), BoundsOf(R"({"a": 3})"))), "[1, 1] [3, 3]");
   EXPECT_EQ(Print(Union(BoundsOf(R"({"a": {"$lt": 3}})"), BoundsOf(R"({"a": {"$gte": 3}})"))),
             "[-inf.0, inf.0]");
@@ -85,13 +84,12 @@ void ExpectRangesSelect(const char* pattern_json, const IndexBounds& bounds, boo
 
 TEST(IndexBoundsTest, ShouldTurnBoundsIntoKeyRangesThatSelectExactlyTheirKeys) {
   const std::vector<std::string> docs = {
-      R"({"a": 1, "b": 1})", R"({"a": 1, "b": 5})", R"({"a": 2, "b": 3})",
-      R"({"a": 2, "b": 9})", R"({"a": 3, "b": 4})", R"({"b": 4})",
-      R"({"a": "x", "b": 4})", R"({"a": 2})"};
+      R"({"a": 1, "b": 1})", R"({"a": 1, "b": 5})", R"({"a": 2, "b": 3})",   R"({"a": 2, "b": 9})",
+      R"({"a": 3, "b": 4})", R"({"b": 4})",         R"({"a": "x", "b": 4})", R"({"a": 2})"};
   IndexBounds eq_then_range;
   eq_then_range.fields = {BoundsOf(R"({"a": {"$in": [1, 2]}})"), BoundsOf(R"({"b": {"$gt": 2}})")};
-  for (const char* pattern : {R"({"a": 1, "b": 1})", R"({"a": -1, "b": 1})",
-                              R"({"a": 1, "b": -1})", R"({"a": -1, "b": -1})"}) {
+  for (const char* pattern : {R"({"a": 1, "b": 1})", R"({"a": -1, "b": 1})", R"({"a": 1, "b": -1})",
+                              R"({"a": -1, "b": -1})"}) {
     for (bool reverse : {false, true}) {
       ExpectRangesSelect(pattern, eq_then_range, reverse, docs, {1, 2, 3});
     }

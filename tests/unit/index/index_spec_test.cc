@@ -90,8 +90,8 @@ TEST(IndexSpecTest, ShouldRefuseBadSpecsAsMongoDb) {
   for (const Case& c : cases) {
     Result<BsonDoc> result = Prepare(c.spec);
     ASSERT_FALSE(result.ok()) << c.spec;
-    EXPECT_EQ(result.status().code_number(), c.code) << c.spec << ": "
-                                                     << result.status().ToString();
+    EXPECT_EQ(result.status().code_number(), c.code)
+        << c.spec << ": " << result.status().ToString();
     if (c.message != nullptr) {
       EXPECT_EQ(result.status().reason(), c.message) << c.spec;
     }
@@ -124,10 +124,13 @@ TEST(IndexSpecTest, ShouldStoreSpecsInMongoDbsNormalForm) {
 }
 
 TEST(IndexSpecTest, ShouldAllowMongoDb70PartialFilterOperatorsOnly) {
-  const char* allowed[] = {
-      R"({"a": {"$exists": true}})", R"({"a": {"$in": [1, 2]}})", R"({"a": {"$type": "string"}})",
-      R"({"$or": [{"a": 1}, {"b": {"$gt": 1}}]})", R"({"a": {"$gte": 1, "$lt": 5}, "b": null})",
-      R"({"$and": [{"$or": [{"a": 1}, {"b": 2}]}, {"c": 3}]})", R"({})"};
+  const char* allowed[] = {R"({"a": {"$exists": true}})",
+                           R"({"a": {"$in": [1, 2]}})",
+                           R"({"a": {"$type": "string"}})",
+                           R"({"$or": [{"a": 1}, {"b": {"$gt": 1}}]})",
+                           R"({"a": {"$gte": 1, "$lt": 5}, "b": null})",
+                           R"({"$and": [{"$or": [{"a": 1}, {"b": 2}]}, {"c": 3}]})",
+                           R"({})"};
   for (const char* json : allowed) {
     EXPECT_TRUE(ValidatePartialFilter(BsonDoc::FromJson(json).view()).ok()) << json;
   }
@@ -139,7 +142,8 @@ TEST(IndexSpecTest, ShouldAllowMongoDb70PartialFilterOperatorsOnly) {
   const Refused refused[] = {
       {R"({"a": {"$exists": false}})", 67,
        "Expression not supported in partial index: $not\n    a exists\n"},
-      {R"({"$nor": [{"a": 1}]})", 67, "Expression not supported in partial index: $nor\n    a $eq 1\n"},
+      {R"({"$nor": [{"a": 1}]})", 67,
+       "Expression not supported in partial index: $nor\n    a $eq 1\n"},
       {R"({"a": {"$regex": "x"}})", 67, "Expression not supported in partial index: a regex /x/\n"},
       {R"({"$expr": {"$eq": ["$a", 1]}})", 224, "$expr is not allowed in this context"},
       {R"({"$where": "1"})", 2, "$where is not allowed in this context"},
@@ -159,10 +163,10 @@ TEST(IndexSpecTest, ShouldCompareSpecsAsMongoDb) {
   BsonDoc base = stored(R"({"key": {"a": 1}, "name": "a_1"})");
   EXPECT_EQ(CompareIndexSpecs(stored(R"({"key": {"a": 1.0}, "name": "x"})").view(), base.view()),
             SpecMatch::kIdentical);
-  EXPECT_EQ(CompareIndexSpecs(stored(R"({"key": {"a": 1}, "name": "a_1", "background": true})")
-                                  .view(),
-                              base.view()),
-            SpecMatch::kIdentical);
+  EXPECT_EQ(
+      CompareIndexSpecs(stored(R"({"key": {"a": 1}, "name": "a_1", "background": true})").view(),
+                        base.view()),
+      SpecMatch::kIdentical);
   EXPECT_EQ(CompareIndexSpecs(stored(R"({"key": {"a": 1}, "name": "a_1", "hidden": true})").view(),
                               base.view()),
             SpecMatch::kEquivalent);
@@ -171,11 +175,11 @@ TEST(IndexSpecTest, ShouldCompareSpecsAsMongoDb) {
             SpecMatch::kDifferent);
   EXPECT_EQ(CompareIndexSpecs(stored(R"({"key": {"a": -1}, "name": "a_1"})").view(), base.view()),
             SpecMatch::kDifferent);
-  EXPECT_EQ(CompareIndexSpecs(
-                stored(R"({"key": {"a": 1}, "name": "p", "partialFilterExpression": {"b": 1}})")
-                    .view(),
-                base.view()),
-            SpecMatch::kDifferent);
+  EXPECT_EQ(
+      CompareIndexSpecs(
+          stored(R"({"key": {"a": 1}, "name": "p", "partialFilterExpression": {"b": 1}})").view(),
+          base.view()),
+      SpecMatch::kDifferent);
 }
 
 TEST(KeyPatternTest, ShouldNameIndexesAsDriversDo) {

@@ -48,34 +48,57 @@ TEST(KeyGeneratorTest, ShouldGenerateMongoDbsKeys) {
       {"scalar", R"({"a": 1})", R"({"a": 1})", {"1"}, {}},
       {"missing field is null", R"({"a": 1})", R"({"b": 1})", {"null"}, {}},
       {"null value", R"({"a": 1})", R"({"a": null})", {"null"}, {}},
-      {"array: one key per distinct element", R"({"a": 1})", R"({"a": [2, 1, 2]})",
-       {"1", "2"}, {1}},
-      {"numbers equal by value share a key", R"({"a": 1})",
-       R"({"a": [1, 1.0, {"$numberLong": "1"}]})", {"1"}, {1}},
+      {"array: one key per distinct element",
+       R"({"a": 1})",
+       R"({"a": [2, 1, 2]})",
+       {"1", "2"},
+       {1}},
+      {"numbers equal by value share a key",
+       R"({"a": 1})",
+       R"({"a": [1, 1.0, {"$numberLong": "1"}]})",
+       {"1"},
+       {1}},
       {"empty array is undefined", R"({"a": 1})", R"({"a": []})", {"undefined"}, {1}},
       {"embedded document", R"({"a.b": 1})", R"({"a": {"b": "x"}})", {"\"x\""}, {}},
-      {"array of documents", R"({"a.b": 1})", R"({"a": [{"b": 1}, {"b": 2}]})", {"1", "2"},
+      {"array of documents", R"({"a.b": 1})", R"({"a": [{"b": 1}, {"b": 2}]})", {"1", "2"}, {1}},
+      {"scalar among documents keys null",
+       R"({"a.b": 1})",
+       R"({"a": [1, {"b": 2}]})",
+       {"null", "2"},
        {1}},
-      {"scalar among documents keys null", R"({"a.b": 1})", R"({"a": [1, {"b": 2}]})",
-       {"null", "2"}, {1}},
       {"empty array mid-path keys null", R"({"a.b": 1})", R"({"a": []})", {"null"}, {1}},
-      {"array at the end of a dotted path", R"({"a.b": 1})", R"({"a": {"b": [3, 4]}})",
-       {"3", "4"}, {2}},
+      {"array at the end of a dotted path",
+       R"({"a.b": 1})",
+       R"({"a": {"b": [3, 4]}})",
+       {"3", "4"},
+       {2}},
       {"scalar mid-path is missing", R"({"a.b": 1})", R"({"a": 5})", {"null"}, {}},
-      {"nested array is one key", R"({"a": 1})", R"({"a": [[1, 2], 3]})", {"3", "[ 1, 2 ]"},
-       {1}},
-      {"positional component selects an element", R"({"a.0": 1})", R"({"a": [5, 6]})", {"5"},
-       {}},
-      {"compound with one array", R"({"a": 1, "b": 1})", R"({"a": [1, 2], "b": 3})",
-       {"1, 3", "2, 3"}, {1, 0}},
+      {"nested array is one key", R"({"a": 1})", R"({"a": [[1, 2], 3]})", {"3", "[ 1, 2 ]"}, {1}},
+      {"positional component selects an element", R"({"a.0": 1})", R"({"a": [5, 6]})", {"5"}, {}},
+      {"compound with one array",
+       R"({"a": 1, "b": 1})",
+       R"({"a": [1, 2], "b": 3})",
+       {"1, 3", "2, 3"},
+       {1, 0}},
       {"compound missing field", R"({"a": 1, "b": 1})", R"({"b": 3})", {"null, 3"}, {}},
-      {"shared array prefix stays correlated", R"({"a.b": 1, "a.c": 1})",
-       R"({"a": [{"b": 1, "c": 2}, {"b": 3, "c": 4}]})", {"1, 2", "3, 4"}, {1, 1}},
+      {"shared array prefix stays correlated",
+       R"({"a.b": 1, "a.c": 1})",
+       R"({"a": [{"b": 1, "c": 2}, {"b": 3, "c": 4}]})",
+       {"1, 2", "3, 4"},
+       {1, 1}},
       {"descending", R"({"a": -1})", R"({"a": [1, 2]})", {"2", "1"}, {1}},
-      {"sparse skips a document missing every field", R"({"a": 1, "c": 1})", R"({"b": 1})",
-       {}, {}, true},
-      {"sparse keeps a document with one field", R"({"a": 1, "c": 1})", R"({"a": 1})",
-       {"1, null"}, {}, true},
+      {"sparse skips a document missing every field",
+       R"({"a": 1, "c": 1})",
+       R"({"b": 1})",
+       {},
+       {},
+       true},
+      {"sparse keeps a document with one field",
+       R"({"a": 1, "c": 1})",
+       R"({"a": 1})",
+       {"1, null"},
+       {},
+       true},
       {"sparse keeps null values", R"({"a": 1})", R"({"a": null})", {"null"}, {}, true},
       {"sparse keeps empty arrays", R"({"a": 1})", R"({"a": []})", {"undefined"}, {1}, true},
   };
@@ -115,9 +138,8 @@ TEST(KeyGeneratorTest, ShouldRefuseParallelArraysWithMongoDbsMessage) {
     KeyPattern pattern = KeyPattern::Parse(pattern_doc.view()).value();
     KeySet keys;
     MultikeyPaths multikey;
-    Status status =
-        MakeBtreeKeyGenerator(pattern, false)->GetKeys(BsonDoc::FromJson(c.doc).view(), &keys,
-                                                       &multikey);
+    Status status = MakeBtreeKeyGenerator(pattern, false)
+                        ->GetKeys(BsonDoc::FromJson(c.doc).view(), &keys, &multikey);
     ASSERT_FALSE(status.ok()) << c.doc;
     EXPECT_EQ(status.code_number(), 171);
     EXPECT_EQ(status.reason(), c.message);
@@ -147,14 +169,16 @@ TEST(IndexDescriptorTest, ShouldKeyOnlyDocumentsMatchingThePartialFilter) {
   ASSERT_TRUE(descriptor.ok()) << descriptor.status().ToString();
   KeySet keys;
   MultikeyPaths multikey;
-  ASSERT_TRUE((*descriptor)->GetKeys(BsonDoc::FromJson(R"({"a": 1, "b": 6})").view(), &keys,
-                                     &multikey).ok());
+  ASSERT_TRUE((*descriptor)
+                  ->GetKeys(BsonDoc::FromJson(R"({"a": 1, "b": 6})").view(), &keys, &multikey)
+                  .ok());
   EXPECT_EQ(keys.size(), 1u);
-  ASSERT_TRUE((*descriptor)->GetKeys(BsonDoc::FromJson(R"({"a": 1, "b": 5})").view(), &keys,
-                                     &multikey).ok());
+  ASSERT_TRUE((*descriptor)
+                  ->GetKeys(BsonDoc::FromJson(R"({"a": 1, "b": 5})").view(), &keys, &multikey)
+                  .ok());
   EXPECT_TRUE(keys.empty());
-  ASSERT_TRUE((*descriptor)->GetKeys(BsonDoc::FromJson(R"({"a": 1})").view(), &keys,
-                                     &multikey).ok());
+  ASSERT_TRUE(
+      (*descriptor)->GetKeys(BsonDoc::FromJson(R"({"a": 1})").view(), &keys, &multikey).ok());
   EXPECT_TRUE(keys.empty());
   EXPECT_NE((*descriptor)->partial_filter(), nullptr);
   EXPECT_FALSE((*descriptor)->unique());
@@ -170,12 +194,15 @@ TEST(IndexDescriptorTest, ShouldFailTheKeysOfADocumentThePartialFilterFailsOn) {
   ASSERT_TRUE(descriptor.ok()) << descriptor.status().ToString();
   KeySet keys;
   MultikeyPaths multikey;
-  ASSERT_TRUE((*descriptor)->GetKeys(BsonDoc::FromJson(R"({"a": 1, "s": "aaaa!c"})").view(),
-                                     &keys, &multikey).ok());
+  ASSERT_TRUE(
+      (*descriptor)
+          ->GetKeys(BsonDoc::FromJson(R"({"a": 1, "s": "aaaa!c"})").view(), &keys, &multikey)
+          .ok());
   EXPECT_EQ(keys.size(), 1u);
-  Status failed = (*descriptor)->GetKeys(
-      BsonDoc::FromJson(R"({"a": 1, "s": "aaaaaaaaaaaaaaaaaaaaaaaaa!c"})").view(), &keys,
-      &multikey);
+  Status failed =
+      (*descriptor)
+          ->GetKeys(BsonDoc::FromJson(R"({"a": 1, "s": "aaaaaaaaaaaaaaaaaaaaaaaaa!c"})").view(),
+                    &keys, &multikey);
   EXPECT_EQ(failed.code(), ErrorCode::kLocation51156);
   EXPECT_EQ(failed.reason(),
             "Error occurred while executing the regular expression in $regex. Result code: match "

@@ -37,10 +37,18 @@ class Value {
     return *this;
   }
 
-  static Value Json(const std::string& json) { return Value(BsonDoc::FromJson("{\"v\": " + json + "}")); }
-  static Value Int32(int32_t v) { return Build([&](bson_t* b) { bson_append_int32(b, "v", 1, v); }); }
-  static Value Int64(int64_t v) { return Build([&](bson_t* b) { bson_append_int64(b, "v", 1, v); }); }
-  static Value Double(double v) { return Build([&](bson_t* b) { bson_append_double(b, "v", 1, v); }); }
+  static Value Json(const std::string& json) {
+    return Value(BsonDoc::FromJson("{\"v\": " + json + "}"));
+  }
+  static Value Int32(int32_t v) {
+    return Build([&](bson_t* b) { bson_append_int32(b, "v", 1, v); });
+  }
+  static Value Int64(int64_t v) {
+    return Build([&](bson_t* b) { bson_append_int64(b, "v", 1, v); });
+  }
+  static Value Double(double v) {
+    return Build([&](bson_t* b) { bson_append_double(b, "v", 1, v); });
+  }
   static Value Decimal(const char* s) {
     return Build([&](bson_t* b) {
       bson_decimal128_t dec;
@@ -52,9 +60,8 @@ class Value {
     return Build([&](bson_t* b) { AppendUtf8(b, "v", s); });
   }
   static Value Symbol(std::string_view s) {
-    return Build([&](bson_t* b) {
-      bson_append_symbol(b, "v", 1, s.data(), static_cast<int>(s.size()));
-    });
+    return Build(
+        [&](bson_t* b) { bson_append_symbol(b, "v", 1, s.data(), static_cast<int>(s.size())); });
   }
   static Value DbPointer(const char* ns, const char* oid_hex) {
     return Build([&](bson_t* b) {
@@ -274,7 +281,8 @@ TEST(KeyString, ShouldOrderObjectsByTypeThenNameThenValue) {
   ExpectKeyLess(Value::Json(R"({"a": 9})"), Value::Json(R"({"b": 1})"));
   ExpectKeyLess(Value::Json(R"({"a": 1})"), Value::Json(R"({"a": 1, "b": null})"));
   ExpectKeyLess(Value::Json(R"({"a": 1})"), Value::Json(R"({"ab": 1})"));
-  ExpectSameKey(Value::Json(R"({"a": [1, {"b": 2}]})"), Value::Json(R"({"a": [1.0, {"b": {"$numberLong": "2"}}]})"));
+  ExpectSameKey(Value::Json(R"({"a": [1, {"b": 2}]})"),
+                Value::Json(R"({"a": [1.0, {"b": {"$numberLong": "2"}}]})"));
 }
 
 TEST(KeyString, ShouldOrderArraysElementByElement) {
@@ -325,9 +333,13 @@ TEST(KeyString, ShouldInvertEveryByteForDescending) {
 // (and appending further fields) cannot turn "shorter first" into a wrong answer.
 TEST(KeyString, ShouldNeverEncodeAValueAsAProperPrefixOfAnother) {
   const std::vector<std::pair<std::string, std::string>> pairs = {
-      {R"("a")", R"("ab")"},       {R"("a")", "\"a\\u0000\""}, {"[]", "[null]"},
-      {"{}", R"({"": null})"},     {"9007199254740992", R"({"$numberLong": "9007199254740993"})"},
-      {R"({"a": 1})", R"({"a": 1, "b": 1})"}, {R"({"$code": "a"})", R"({"$code": "ab"})"},
+      {R"("a")", R"("ab")"},
+      {R"("a")", "\"a\\u0000\""},
+      {"[]", "[null]"},
+      {"{}", R"({"": null})"},
+      {"9007199254740992", R"({"$numberLong": "9007199254740993"})"},
+      {R"({"a": 1})", R"({"a": 1, "b": 1})"},
+      {R"({"$code": "a"})", R"({"$code": "ab"})"},
   };
   for (const auto& [a, b] : pairs) {
     std::string ea = Encode(Value::Json(a)), eb = Encode(Value::Json(b));
@@ -354,9 +366,15 @@ TEST(KeyString, ShouldKeepCompoundKeysOrderedFieldByField) {
     AppendValue(&k, b.it(), true);
     return k;
   };
-  EXPECT_EQ(ByteOrder(key(Value::Int32(1), Value::Utf8("b")), key(Value::Int32(1), Value::Utf8("a"))), -1);
-  EXPECT_EQ(ByteOrder(key(Value::Int32(1), Value::Utf8("a")), key(Value::Double(2.0), Value::Utf8("z"))), -1);
-  EXPECT_EQ(ByteOrder(key(Value::Int32(1), Value::Utf8("a")), key(Value::Decimal("1"), Value::Utf8("a"))), 0);
+  EXPECT_EQ(
+      ByteOrder(key(Value::Int32(1), Value::Utf8("b")), key(Value::Int32(1), Value::Utf8("a"))),
+      -1);
+  EXPECT_EQ(
+      ByteOrder(key(Value::Int32(1), Value::Utf8("a")), key(Value::Double(2.0), Value::Utf8("z"))),
+      -1);
+  EXPECT_EQ(
+      ByteOrder(key(Value::Int32(1), Value::Utf8("a")), key(Value::Decimal("1"), Value::Utf8("a"))),
+      0);
 }
 
 // The persisted bytes: changing any of these breaks every existing index.
@@ -379,29 +397,53 @@ TEST(KeyString, ShouldKeepTheOnDiskBytes) {
   EXPECT_EQ(Hex(Encode(Value::Json(R"({"$oid": "0102030405060708090a0b0c"})"))),
             "50 01 02 03 04 05 06 07 08 09 0A 0B 0C");
   EXPECT_EQ(Hex(Encode(Value::Json("false"))), "5A 00");
-  EXPECT_EQ(Hex(Encode(Value::Json(R"({"$date": {"$numberLong": "1"}})"))), "64 80 00 00 00 00 00 00 01");
-  EXPECT_EQ(Hex(Encode(Value::Json(R"({"$timestamp": {"t": 1, "i": 2}})"))), "6E 00 00 00 01 00 00 00 02");
+  EXPECT_EQ(Hex(Encode(Value::Json(R"({"$date": {"$numberLong": "1"}})"))),
+            "64 80 00 00 00 00 00 00 01");
+  EXPECT_EQ(Hex(Encode(Value::Json(R"({"$timestamp": {"t": 1, "i": 2}})"))),
+            "6E 00 00 00 01 00 00 00 02");
   EXPECT_EQ(Hex(Encode(Value::Json(R"({"$regularExpression": {"pattern": "a", "options": "i"}})"))),
             "78 61 00 00 69 00 00");
   EXPECT_EQ(Hex(Encode(Value::DbPointer("n", "0102030405060708090a0b0c"))),
             "82 00 00 00 01 6E 01 02 03 04 05 06 07 08 09 0A 0B 0C");
   EXPECT_EQ(Hex(Encode(Value::Json(R"({"$code": "f"})"))), "8C 66 00 00");
-  EXPECT_EQ(Hex(Encode(Value::Json(R"({"$code": "f", "$scope": {"x": null}})"))), "96 66 00 00 14 78 00 00 00");
+  EXPECT_EQ(Hex(Encode(Value::Json(R"({"$code": "f", "$scope": {"x": null}})"))),
+            "96 66 00 00 14 78 00 00 00");
   EXPECT_EQ(Hex(Encode(Value::Json(R"({"$maxKey": 1})"))), "F0");
 }
 
 TEST(KeyString, ShouldDecodeEveryTypeToAnEqualValue) {
-  for (const char* json :
-       {R"({"$minKey": 1})", R"({"$maxKey": 1})", "null", R"({"$undefined": true})", "0", "-1",
-        "1.5", R"({"$numberLong": "9007199254740993"})", R"({"$numberLong": "-9223372036854775808"})",
-        R"({"$numberLong": "9223372036854775807"})", R"({"$numberDouble": "NaN"})",
-        R"({"$numberDouble": "-Infinity"})", "1e300", "-5e-324", R"({"$numberDecimal": "0.1"})",
-        R"("")", R"("a\u0000b")", R"({"$symbol": "s"})", "{}", R"({"a": {"b": [1, {"c": "d"}]}})",
-        "[]", R"([[], {}, null])", R"({"$binary": {"base64": "AQID", "subType": "80"}})",
-        R"({"$binary": {"base64": "AQID", "subType": "02"}})", R"({"$oid": "0102030405060708090a0b0c"})",
-        "true", "false", R"({"$date": {"$numberLong": "-5"}})", R"({"$timestamp": {"t": 7, "i": 9}})",
-        R"({"$regularExpression": {"pattern": "^a.*b", "options": "im"}})", R"({"$code": "fn"})",
-        R"({"$code": "fn", "$scope": {"x": [1]}})"}) {
+  for (const char* json : {R"({"$minKey": 1})",
+                           R"({"$maxKey": 1})",
+                           "null",
+                           R"({"$undefined": true})",
+                           "0",
+                           "-1",
+                           "1.5",
+                           R"({"$numberLong": "9007199254740993"})",
+                           R"({"$numberLong": "-9223372036854775808"})",
+                           R"({"$numberLong": "9223372036854775807"})",
+                           R"({"$numberDouble": "NaN"})",
+                           R"({"$numberDouble": "-Infinity"})",
+                           "1e300",
+                           "-5e-324",
+                           R"({"$numberDecimal": "0.1"})",
+                           R"("")",
+                           R"("a\u0000b")",
+                           R"({"$symbol": "s"})",
+                           "{}",
+                           R"({"a": {"b": [1, {"c": "d"}]}})",
+                           "[]",
+                           R"([[], {}, null])",
+                           R"({"$binary": {"base64": "AQID", "subType": "80"}})",
+                           R"({"$binary": {"base64": "AQID", "subType": "02"}})",
+                           R"({"$oid": "0102030405060708090a0b0c"})",
+                           "true",
+                           "false",
+                           R"({"$date": {"$numberLong": "-5"}})",
+                           R"({"$timestamp": {"t": 7, "i": 9}})",
+                           R"({"$regularExpression": {"pattern": "^a.*b", "options": "im"}})",
+                           R"({"$code": "fn"})",
+                           R"({"$code": "fn", "$scope": {"x": [1]}})"}) {
     Value v = Value::Json(json);
     EXPECT_TRUE(RoundTrips(v, false)) << json;
     EXPECT_TRUE(RoundTrips(v, true)) << json;
@@ -446,7 +488,12 @@ TEST(KeyString, ShouldRejectMalformedKeys) {
   EXPECT_EQ(DecodeKey(good + "\x14", {false}).status().code(), ErrorCode::kBadValue);  // trailing
   EXPECT_EQ(DecodeKey(good, {false, false}).status().code(), ErrorCode::kBadValue);    // missing
   EXPECT_EQ(DecodeKey("\x01", {false}).status().code(), ErrorCode::kBadValue);         // type byte
-  EXPECT_EQ(DecodeKey(std::string("\x28" "a\x00\x01\x00\x00", 6), {false}).status().code(),
+  EXPECT_EQ(DecodeKey(std::string("\x28"
+                                  "a\x00\x01\x00\x00",
+                                  6),
+                      {false})
+                .status()
+                .code(),
             ErrorCode::kBadValue);  // bad escape
   EXPECT_EQ(DecodeKey(std::string("\x5A\x02", 2), {false}).status().code(), ErrorCode::kBadValue);
   EXPECT_TRUE(DecodeKey(good, {false}).ok());
@@ -458,9 +505,10 @@ TEST(KeyString, ShouldRejectMalformedKeys) {
 TEST(KeyString, ShouldSurviveCorruptedKeys) {
   std::mt19937_64 rng(7);
   std::vector<std::string> seeds;
-  for (const char* json : {R"({"a": [1, "x", {"b": null}], "c": {"$binary": {"base64": "AQI=", "subType": "00"}}})",
-                           R"({"$numberLong": "9007199254740993"})", R"("a\u0000b")",
-                           R"({"$code": "f", "$scope": {"x": [[]]}})"}) {
+  for (const char* json :
+       {R"({"a": [1, "x", {"b": null}], "c": {"$binary": {"base64": "AQI=", "subType": "00"}}})",
+        R"({"$numberLong": "9007199254740993"})", R"("a\u0000b")",
+        R"({"$code": "f", "$scope": {"x": [[]]}})"}) {
     seeds.push_back(Encode(Value::Json(json)));
   }
   int decoded = 0;
@@ -470,9 +518,15 @@ TEST(KeyString, ShouldSurviveCorruptedKeys) {
     for (int e = 0; e < edits && !key.empty(); ++e) {
       size_t at = rng() % key.size();
       switch (rng() % 3) {
-        case 0: key[at] = static_cast<char>(rng()); break;
-        case 1: key.erase(at, 1); break;
-        default: key.insert(at, 1, static_cast<char>(rng())); break;
+        case 0:
+          key[at] = static_cast<char>(rng());
+          break;
+        case 1:
+          key.erase(at, 1);
+          break;
+        default:
+          key.insert(at, 1, static_cast<char>(rng()));
+          break;
       }
     }
     Result<BsonDoc> r = DecodeKey(key, {rng() % 4 == 0});
@@ -523,53 +577,129 @@ class Generator {
 
   // Integral anchors, many of them where int64 and double part ways.
   int64_t IntAnchor() {
-    static const int64_t kAnchors[] = {
-        0, 1, -1, 2, -2, 7, 100, -100, 2147483647, -2147483648LL, 2147483648LL,
-        kTwo53 - 1, kTwo53, kTwo53 + 1, kTwo53 + 2, kTwo53 + 3, -kTwo53 - 1, -kTwo53, -kTwo53 + 1,
-        -kTwo53 - 2, -kTwo53 - 3, (int64_t{1} << 62) + 511, (int64_t{1} << 62) + 512,
-        (int64_t{1} << 62) + 513, (int64_t{1} << 62), kInt64Max, kInt64Max - 1, kInt64Max - 1023,
-        kInt64Max - 1024, kInt64Max - 1025, kInt64Min, kInt64Min + 1, kInt64Min + 1023,
-        kInt64Min + 1024, kInt64Min + 1025, int64_t{1} << 60, -(int64_t{1} << 60) - 5};
+    static const int64_t kAnchors[] = {0,
+                                       1,
+                                       -1,
+                                       2,
+                                       -2,
+                                       7,
+                                       100,
+                                       -100,
+                                       2147483647,
+                                       -2147483648LL,
+                                       2147483648LL,
+                                       kTwo53 - 1,
+                                       kTwo53,
+                                       kTwo53 + 1,
+                                       kTwo53 + 2,
+                                       kTwo53 + 3,
+                                       -kTwo53 - 1,
+                                       -kTwo53,
+                                       -kTwo53 + 1,
+                                       -kTwo53 - 2,
+                                       -kTwo53 - 3,
+                                       (int64_t{1} << 62) + 511,
+                                       (int64_t{1} << 62) + 512,
+                                       (int64_t{1} << 62) + 513,
+                                       (int64_t{1} << 62),
+                                       kInt64Max,
+                                       kInt64Max - 1,
+                                       kInt64Max - 1023,
+                                       kInt64Max - 1024,
+                                       kInt64Max - 1025,
+                                       kInt64Min,
+                                       kInt64Min + 1,
+                                       kInt64Min + 1023,
+                                       kInt64Min + 1024,
+                                       kInt64Min + 1025,
+                                       int64_t{1} << 60,
+                                       -(int64_t{1} << 60) - 5};
     int64_t v = kAnchors[Pick(std::size(kAnchors))];
     if (Chance(20)) {
       int64_t delta = static_cast<int64_t>(Pick(5)) - 2;
-      if (!((delta > 0 && v > kInt64Max - delta) || (delta < 0 && v < kInt64Min - delta))) v += delta;
+      if (!((delta > 0 && v > kInt64Max - delta) || (delta < 0 && v < kInt64Min - delta)))
+        v += delta;
     }
     if (Chance(10)) v = static_cast<int64_t>(rng_());
     return v;
   }
 
   double DoubleValue() {
-    static const double kDoubles[] = {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, 2.5, 0.1, -0.1,
-                                      9007199254740992.0, 9007199254740994.0, -9007199254740992.0,
-                                      -9007199254740994.0, 9007199254740991.0, kTwo63, -kTwo63,
-                                      std::nextafter(kTwo63, 0.0), std::nextafter(-kTwo63, 0.0),
-                                      std::nextafter(-kTwo63, -kInf), 1e300, -1e300, 1e-300, -1e-300,
+    static const double kDoubles[] = {0.0,
+                                      -0.0,
+                                      1.0,
+                                      -1.0,
+                                      0.5,
+                                      -0.5,
+                                      1.5,
+                                      2.5,
+                                      0.1,
+                                      -0.1,
+                                      9007199254740992.0,
+                                      9007199254740994.0,
+                                      -9007199254740992.0,
+                                      -9007199254740994.0,
+                                      9007199254740991.0,
+                                      kTwo63,
+                                      -kTwo63,
+                                      std::nextafter(kTwo63, 0.0),
+                                      std::nextafter(-kTwo63, 0.0),
+                                      std::nextafter(-kTwo63, -kInf),
+                                      1e300,
+                                      -1e300,
+                                      1e-300,
+                                      -1e-300,
                                       std::numeric_limits<double>::denorm_min(),
                                       -std::numeric_limits<double>::denorm_min(),
                                       std::numeric_limits<double>::min(),
                                       std::numeric_limits<double>::max(),
-                                      -std::numeric_limits<double>::max(), kInf, -kInf,
-                                      std::nan(""), -std::nan(""), 4611686018427388416.0};
+                                      -std::numeric_limits<double>::max(),
+                                      kInf,
+                                      -kInf,
+                                      std::nan(""),
+                                      -std::nan(""),
+                                      4611686018427388416.0};
     switch (Pick(5)) {
-      case 0: return kDoubles[Pick(std::size(kDoubles))];
-      case 1: return static_cast<double>(IntAnchor());
-      case 2: return std::nextafter(static_cast<double>(IntAnchor()), Chance(50) ? kInf : -kInf);
-      case 3: return std::bit_cast<double>(static_cast<uint64_t>(rng_()));
-      default: return static_cast<double>(static_cast<int>(Pick(41)) - 20) / 4.0;
+      case 0:
+        return kDoubles[Pick(std::size(kDoubles))];
+      case 1:
+        return static_cast<double>(IntAnchor());
+      case 2:
+        return std::nextafter(static_cast<double>(IntAnchor()), Chance(50) ? kInf : -kInf);
+      case 3:
+        return std::bit_cast<double>(static_cast<uint64_t>(rng_()));
+      default:
+        return static_cast<double>(static_cast<int>(Pick(41)) - 20) / 4.0;
     }
   }
 
   std::string DecimalString() {
-    static const char* kDecimals[] = {"0", "-0", "1", "1.0", "-1", "0.5", "0.1", "1E+2", "NaN",
-                                      "-NaN", "Infinity", "-Infinity", "9007199254740993",
-                                      "9223372036854775807", "-9223372036854775808",
-                                      "9223372036854775808", "-9223372036854775809",
-                                      "12345678901234567890E-10", "1E+400", "1E-400",
-                                      "0.10000000000000000000001", "4611686018427388416"};
+    static const char* kDecimals[] = {"0",
+                                      "-0",
+                                      "1",
+                                      "1.0",
+                                      "-1",
+                                      "0.5",
+                                      "0.1",
+                                      "1E+2",
+                                      "NaN",
+                                      "-NaN",
+                                      "Infinity",
+                                      "-Infinity",
+                                      "9007199254740993",
+                                      "9223372036854775807",
+                                      "-9223372036854775808",
+                                      "9223372036854775808",
+                                      "-9223372036854775809",
+                                      "12345678901234567890E-10",
+                                      "1E+400",
+                                      "1E-400",
+                                      "0.10000000000000000000001",
+                                      "4611686018427388416"};
     char buf[64];
     switch (Pick(4)) {
-      case 0: return kDecimals[Pick(std::size(kDecimals))];
+      case 0:
+        return kDecimals[Pick(std::size(kDecimals))];
       case 1:
         std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(IntAnchor()));
         return buf;
@@ -577,7 +707,8 @@ class Generator {
         std::snprintf(buf, sizeof buf, "%.17g", DoubleValue());
         return buf;
       default:
-        std::snprintf(buf, sizeof buf, "%d.%02d", static_cast<int>(Pick(7)) - 3, static_cast<int>(Pick(100)));
+        std::snprintf(buf, sizeof buf, "%d.%02d", static_cast<int>(Pick(7)) - 3,
+                      static_cast<int>(Pick(100)));
         return buf;
     }
   }
@@ -596,13 +727,18 @@ class Generator {
       int64_t v = IntAnchor();
       switch (Pick(4)) {
         case 0:
-          if (v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max()) {
+          if (v >= std::numeric_limits<int32_t>::min() &&
+              v <= std::numeric_limits<int32_t>::max()) {
             bson_append_int32(out, key, -1, static_cast<int32_t>(v));
             return;
           }
           [[fallthrough]];
-        case 1: bson_append_int64(out, key, -1, v); return;
-        case 2: bson_append_double(out, key, -1, static_cast<double>(v)); return;
+        case 1:
+          bson_append_int64(out, key, -1, v);
+          return;
+        case 2:
+          bson_append_double(out, key, -1, static_cast<double>(v));
+          return;
         default:
           std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
           AppendDecimal(out, key, Chance(50) ? std::string(buf) : std::string(buf) + ".000");
@@ -619,10 +755,15 @@ class Generator {
           return;
         }
         [[fallthrough]];
-      case 1: bson_append_double(out, key, -1, d); return;
+      case 1:
+        bson_append_double(out, key, -1, d);
+        return;
       default:
         std::snprintf(buf, sizeof buf, "%.17g", d);
-        AppendDecimal(out, key, std::isnan(d) ? "NaN" : std::isinf(d) ? (d > 0 ? "Infinity" : "-Infinity") : buf);
+        AppendDecimal(out, key,
+                      std::isnan(d)   ? "NaN"
+                      : std::isinf(d) ? (d > 0 ? "Infinity" : "-Infinity")
+                                      : buf);
         return;
     }
   }
@@ -637,10 +778,18 @@ class Generator {
         bson_append_int32(out, key, -1, static_cast<int32_t>(v));
         return;
       }
-      case 1: bson_append_int64(out, key, -1, IntAnchor()); return;
-      case 2: bson_append_double(out, key, -1, DoubleValue()); return;
-      case 3: AppendDecimal(out, key, DecimalString()); return;
-      default: AppendAnchoredNumber(out, key); return;
+      case 1:
+        bson_append_int64(out, key, -1, IntAnchor());
+        return;
+      case 2:
+        bson_append_double(out, key, -1, DoubleValue());
+        return;
+      case 3:
+        AppendDecimal(out, key, DecimalString());
+        return;
+      default:
+        AppendAnchoredNumber(out, key);
+        return;
     }
   }
 
@@ -663,7 +812,8 @@ class Generator {
 
   bson_oid_t Oid() {
     bson_oid_t oid;
-    for (auto& b : oid.bytes) b = static_cast<uint8_t>(Chance(80) ? 0 : (Chance(50) ? 0xFF : Pick(256)));
+    for (auto& b : oid.bytes)
+      b = static_cast<uint8_t>(Chance(80) ? 0 : (Chance(50) ? 0xFF : Pick(256)));
     return oid;
   }
 
@@ -704,53 +854,69 @@ class Generator {
     if (kind < 52) return AppendDocument(out, key, depth, false);
     if (kind < 60) return AppendDocument(out, key, depth, true);
     switch (kind) {
-      case 60: case 61: case 62: {
-        static const bson_subtype_t kSubtypes[] = {BSON_SUBTYPE_BINARY, BSON_SUBTYPE_FUNCTION,
-                                                   BSON_SUBTYPE_BINARY_DEPRECATED, BSON_SUBTYPE_UUID,
-                                                   BSON_SUBTYPE_USER, static_cast<bson_subtype_t>(0xFF)};
+      case 60:
+      case 61:
+      case 62: {
+        static const bson_subtype_t kSubtypes[] = {
+            BSON_SUBTYPE_BINARY, BSON_SUBTYPE_FUNCTION, BSON_SUBTYPE_BINARY_DEPRECATED,
+            BSON_SUBTYPE_UUID,   BSON_SUBTYPE_USER,     static_cast<bson_subtype_t>(0xFF)};
         std::string data = Bytes(3, true);
         bson_append_binary(out, key, -1, kSubtypes[Pick(std::size(kSubtypes))],
                            reinterpret_cast<const uint8_t*>(data.data()),
                            static_cast<uint32_t>(data.size()));
         return;
       }
-      case 63: case 64: case 65: {
+      case 63:
+      case 64:
+      case 65: {
         bson_oid_t oid = Oid();
         bson_append_oid(out, key, -1, &oid);
         return;
       }
-      case 66: case 67: bson_append_bool(out, key, -1, Chance(50)); return;
-      case 68: case 69: case 70: {
+      case 66:
+      case 67:
+        bson_append_bool(out, key, -1, Chance(50));
+        return;
+      case 68:
+      case 69:
+      case 70: {
         static const int64_t kDates[] = {kInt64Min, -1, 0, 1, 1700000000000, kInt64Max};
-        bson_append_date_time(out, key, -1,
-                              Chance(70) ? kDates[Pick(std::size(kDates))] : static_cast<int64_t>(rng_()));
+        bson_append_date_time(
+            out, key, -1,
+            Chance(70) ? kDates[Pick(std::size(kDates))] : static_cast<int64_t>(rng_()));
         return;
       }
-      case 71: case 72: case 73: {
+      case 71:
+      case 72:
+      case 73: {
         static const uint32_t kParts[] = {0, 1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF};
         bson_append_timestamp(out, key, -1, kParts[Pick(std::size(kParts))],
                               kParts[Pick(std::size(kParts))]);
         return;
       }
-      case 74: case 75: {
+      case 74:
+      case 75: {
         static const char* kPatterns[] = {"", "a", "ab", "b", "a\x01"};
         static const char* kOptions[] = {"", "i", "im", "x"};
         bson_append_regex(out, key, -1, kPatterns[Pick(std::size(kPatterns))],
                           kOptions[Pick(std::size(kOptions))]);
         return;
       }
-      case 76: case 77: {
+      case 76:
+      case 77: {
         static const char* kNamespaces[] = {"", "a", "b", "aa", "ab", "db.c"};
         bson_oid_t oid = Oid();
         bson_append_dbpointer(out, key, -1, kNamespaces[Pick(std::size(kNamespaces))], &oid);
         return;
       }
-      case 78: case 79: {
+      case 78:
+      case 79: {
         std::string code = Bytes(3, false);
         bson_append_code(out, key, -1, code.c_str());
         return;
       }
-      case 80: case 81: {
+      case 80:
+      case 81: {
         std::string code = Bytes(2, false);
         bson_t scope;
         bson_init(&scope);
@@ -760,11 +926,26 @@ class Generator {
         bson_destroy(&scope);
         return;
       }
-      case 82: case 83: bson_append_minkey(out, key, -1); return;
-      case 84: case 85: bson_append_maxkey(out, key, -1); return;
-      case 86: case 87: case 88: case 89: bson_append_null(out, key, -1); return;
-      case 90: case 91: bson_append_undefined(out, key, -1); return;
-      default: return AppendNumber(out, key);
+      case 82:
+      case 83:
+        bson_append_minkey(out, key, -1);
+        return;
+      case 84:
+      case 85:
+        bson_append_maxkey(out, key, -1);
+        return;
+      case 86:
+      case 87:
+      case 88:
+      case 89:
+        bson_append_null(out, key, -1);
+        return;
+      case 90:
+      case 91:
+        bson_append_undefined(out, key, -1);
+        return;
+      default:
+        return AppendNumber(out, key);
     }
   }
 

@@ -91,8 +91,9 @@ TEST(OrPlanTest, ShouldFollowEachIndexsEligibilityRulesPerBranch) {
   c.Add(kId)
       .Add(R"({"v": 2, "key": {"a": 1}, "name": "a_1", "hidden": true})")
       .Add(R"({"v": 2, "key": {"b": 1}, "name": "b_1", "sparse": true})")
-      .Add(R"({"v": 2, "key": {"d": 1}, "name": "d_1", "partialFilterExpression": {"d": {"$gt": 0}}})");
-  EXPECT_EQ(c.PlanOrShape(R"({"$or": [{"a": 1}, {"_id": 2}]})"), "none");  // hidden
+      .Add(
+          R"({"v": 2, "key": {"d": 1}, "name": "d_1", "partialFilterExpression": {"d": {"$gt": 0}}})");
+  EXPECT_EQ(c.PlanOrShape(R"({"$or": [{"a": 1}, {"_id": 2}]})"), "none");     // hidden
   EXPECT_EQ(c.PlanOrShape(R"({"$or": [{"b": null}, {"_id": 2}]})"), "none");  // sparse vs null
   EXPECT_EQ(c.PlanOrShape(R"({"$or": [{"d": 5}, {"_id": 2}]})"),
             R"(OR[rooted][exact] d_1 { d: [ "[5, 5]" ] } | _id_ { _id: [ "[2, 2]" ] })");
@@ -140,9 +141,9 @@ TEST(PlanAnalysisTest, ShouldCoverOnlyProjectionsOfKeyFieldsWithoutId) {
   const Case cases[] = {
       {0, R"({"_id": 0, "a": 1})", "a|"},
       {0, R"({"_id": 0, "b": true, "a": 1})", "a|b"},
-      {0, R"({"a": 1})", "none"},               // _id is returned and is not a key field
+      {0, R"({"a": 1})", "none"},  // _id is returned and is not a key field
       {0, R"({"_id": 0, "a": 1, "c": 1})", "none"},
-      {0, R"({"_id": 0, "a": 0})", "none"},     // an exclusion returns the other fields
+      {0, R"({"_id": 0, "a": 0})", "none"},  // an exclusion returns the other fields
       {0, R"({"_id": 0, "a.x": 1})", "none"},
       {0, R"({"_id": 0, "a": {"$add": [1, 2]}})", "none"},
       {1, R"({"a": 1})", "_id|a"},
@@ -206,21 +207,22 @@ TEST(PlanAnalysisTest, ShouldPlanADistinctScanOnAnIndexLedByTheKey) {
       .Add(R"({"v": 2, "key": {"a": 1, "b": 1}, "name": "a_1_b_1"})")
       .Add(kA)
       .Add(R"({"v": 2, "key": {"m": 1}, "name": "m_1"})", {1})
-      .Add(R"({"v": 2, "key": {"p": 1}, "name": "p_1", "partialFilterExpression": {"p": {"$gt": 0}}})");
+      .Add(
+          R"({"v": 2, "key": {"p": 1}, "name": "p_1", "partialFilterExpression": {"p": {"$gt": 0}}})");
   struct Case {
     const char* filter;
     const char* key;
     const char* index;  // "none": no DISTINCT_SCAN
   };
   const Case cases[] = {
-      {"{}", "a", "a_1"},                        // the index with the fewest fields
+      {"{}", "a", "a_1"},  // the index with the fewest fields
       {R"({"a": {"$gt": 1}})", "a", "a_1"},
-      {R"({"a": 1, "b": 2})", "a", "a_1_b_1"},   // only it answers the whole filter
+      {R"({"a": 1, "b": 2})", "a", "a_1_b_1"},  // only it answers the whole filter
       {R"({"b": 2})", "a", "a_1_b_1"},
       {R"({"c": 2})", "a", "none"},
-      {"{}", "b", "none"},                       // not a leading field
-      {"{}", "m", "none"},                       // multikey
-      {"{}", "p", "none"},                       // partial
+      {"{}", "b", "none"},  // not a leading field
+      {"{}", "m", "none"},  // multikey
+      {"{}", "p", "none"},  // partial
   };
   for (const Case& k : cases) {
     c.Filter(k.filter);
@@ -253,8 +255,7 @@ TEST(MinMaxBoundsTest, ShouldRefuseMinMaxAsMongoDb) {
 
 TEST(MinMaxBoundsTest, ShouldBoundTheHintedIndexFromMinToMaxInKeyOrder) {
   Collection c;
-  c.Add(R"({"v": 2, "key": {"a": 1, "b": -1}, "name": "a_1_b_-1"})")
-      .Add(kText);
+  c.Add(R"({"v": 2, "key": {"a": 1, "b": -1}, "name": "a_1_b_-1"})").Add(kText);
   struct Case {
     size_t index;
     const char* min;
@@ -265,8 +266,8 @@ TEST(MinMaxBoundsTest, ShouldBoundTheHintedIndexFromMinToMaxInKeyOrder) {
       {0, R"({"a": 1, "b": 5})", R"({"a": 1, "b": 2})", 0},  // b descending: 5 comes first
       {0, R"({"a": 1, "b": 2})", R"({"a": 1, "b": 5})", 51175},
       {0, R"({"a": 1, "b": 2})", R"({"a": 1, "b": 2})", 51175},
-      {0, R"({"a": 1})", "{}", 51174},              // not every key field
-      {0, R"({"b": 1, "a": 1})", "{}", 51174},      // not in key order
+      {0, R"({"a": 1})", "{}", 51174},          // not every key field
+      {0, R"({"b": 1, "a": 1})", "{}", 51174},  // not in key order
       {0, "{}", R"({"a": 3, "b": 0})", 0},
       {1, R"({"t": "x"})", "{}", 51174},
   };

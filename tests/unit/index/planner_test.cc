@@ -24,7 +24,8 @@ class Indexes : public TestIndexes {
     BsonDoc filter_doc = BsonDoc::FromJson(filter);
     query::Matcher matcher = query::Matcher::Parse(filter_doc.view()).value();
     std::optional<query::SortPattern> pattern;
-    if (sort != nullptr) pattern = query::SortPattern::Parse(BsonDoc::FromJson(sort).view()).value();
+    if (sort != nullptr)
+      pattern = query::SortPattern::Parse(BsonDoc::FromJson(sort).view()).value();
     PlannerInput input = Input(matcher.root());
     input.sort = pattern ? &*pattern : nullptr;
     input.hint = hint;
@@ -66,7 +67,8 @@ TEST(PlannerTest, ShouldScanAnIndexForEqualityRangesAndIn) {
       {R"({"a": {"$gte": "m"}})", R"p(IXSCAN a_1 forward { a: [ "["m", {})" ] })p"},
       {R"({"a": {"$in": [3, 1, 2, 1.0]}})",
        R"(IXSCAN a_1 forward { a: [ "[1, 1]", "[2, 2]", "[3, 3]" ] })"},
-      {R"({"a": null})", R"(IXSCAN a_1 forward { a: [ "[undefined, undefined]", "[null, null]" ] })"},
+      {R"({"a": null})",
+       R"(IXSCAN a_1 forward { a: [ "[undefined, undefined]", "[null, null]" ] })"},
       {R"({"a": [1, 2]})", R"(IXSCAN a_1 forward { a: [ "[1, 1]", "[[ 1, 2 ], [ 1, 2 ]]" ] })"},
       {R"({"a": {"$regex": "^ab"}})",
        R"p(IXSCAN a_1 forward { a: [ "["ab", "ac")", "[/^ab/, /^ab/]" ] })p"},
@@ -85,7 +87,8 @@ TEST(PlannerTest, ShouldScanAnIndexForEqualityRangesAndIn) {
 TEST(PlannerTest, ShouldNotIntersectBoundsOnAMultikeyFieldOutsideElemMatch) {
   Indexes ix;
   ix.Add(kId).Add(kA, {1});
-  EXPECT_EQ(ix.Plan(R"({"a": {"$gt": 5, "$lt": 10}})"), R"(IXSCAN a_1 forward { a: [ "(5, inf.0]" ] })");
+  EXPECT_EQ(ix.Plan(R"({"a": {"$gt": 5, "$lt": 10}})"),
+            R"(IXSCAN a_1 forward { a: [ "(5, inf.0]" ] })");
   EXPECT_EQ(ix.Plan(R"({"a": {"$gt": 5, "$in": [7, 20]}})"),
             R"(IXSCAN a_1 forward { a: [ "[7, 7]", "[20, 20]" ] })");
   EXPECT_EQ(ix.Plan(R"({"a": {"$elemMatch": {"$gt": 5, "$lt": 10}}})"),
@@ -156,7 +159,8 @@ TEST(PlannerTest, ShouldSkipHiddenSparseAndPartialIndexesThatCouldMissDocuments)
   ix.Add(kId)
       .Add(R"({"v": 2, "hidden": true, "key": {"h": 1}, "name": "h_1"})")
       .Add(R"({"v": 2, "key": {"s": 1}, "name": "s_1", "sparse": true})")
-      .Add(R"({"v": 2, "key": {"p": 1}, "name": "p_1", "partialFilterExpression": {"q": {"$gt": 5}}})");
+      .Add(
+          R"({"v": 2, "key": {"p": 1}, "name": "p_1", "partialFilterExpression": {"q": {"$gt": 5}}})");
   EXPECT_EQ(ix.Plan(R"({"h": 1})"), "COLLSCAN");
   EXPECT_EQ(ix.Plan(R"({"h": 1})", nullptr, 1), R"(IXSCAN h_1 forward { h: [ "[1, 1]" ] })");
   EXPECT_EQ(ix.Plan(R"({"s": 1})"), R"(IXSCAN s_1 forward { s: [ "[1, 1]" ] })");
@@ -212,8 +216,9 @@ TEST(PlannerTest, ShouldPrintTheParsedQueryAndTheResidualFilterAsMongoDb) {
   query::Matcher matcher = query::Matcher::Parse(filter_doc.view()).value();
   BsonDoc parsed;
   ASSERT_TRUE(AppendFilter(matcher.root(), parsed.get()));
-  EXPECT_EQ(ToShellString(parsed.view()),
-            R"({ $and: [ { a: { $eq: 5 } }, { b: { $in: [ 1, 2 ] } }, { c: { $not: { $eq: 3 } } } ] })");
+  EXPECT_EQ(
+      ToShellString(parsed.view()),
+      R"({ $and: [ { a: { $eq: 5 } }, { b: { $in: [ 1, 2 ] } }, { c: { $not: { $eq: 3 } } } ] })");
   ix.Plan(R"({"a": 5, "b": {"$in": [2, 1]}, "c": {"$ne": 3}})");
   const IndexScanPlan& scan = *ix.last_plan().index_scan;
   ASSERT_EQ(scan.exact_predicates.size(), 1u);
@@ -225,8 +230,8 @@ TEST(PlannerTest, ShouldPrintTheParsedQueryAndTheResidualFilterAsMongoDb) {
   input.indexes.push_back({a.get(), {0}});
   QueryPlan plan = PlanQuery(input);
   BsonDoc residual;
-  ASSERT_TRUE(AppendResidualFilter(matcher.root(), plan.index_scan->exact_predicates,
-                                   residual.get()));
+  ASSERT_TRUE(
+      AppendResidualFilter(matcher.root(), plan.index_scan->exact_predicates, residual.get()));
   EXPECT_EQ(ToShellString(residual.view()),
             R"({ $and: [ { b: { $in: [ 1, 2 ] } }, { c: { $not: { $eq: 3 } } } ] })");
 }

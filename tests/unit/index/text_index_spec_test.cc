@@ -107,8 +107,7 @@ TEST(TextIndexSpec, ShouldScoreEveryStringUnderWildcard) {
 TEST(TextIndexSpec, ShouldUseTheNearestLanguageOverride) {
   const char* spec = R"({"key": {"$**": "text"}})";
   // English stems "running" to "run"; "none" keeps it, and keeps stop words.
-  EXPECT_EQ(Scores(spec, R"({"t": "running", "language": "none"})"),
-            (Strings{"running=1.1000"}));
+  EXPECT_EQ(Scores(spec, R"({"t": "running", "language": "none"})"), (Strings{"running=1.1000"}));
   EXPECT_EQ(Scores(spec, R"({"t": "running", "sub": {"language": "none", "u": "the"}})"),
             (Strings{"run=1.0000", "the=1.1000"}));
   int error = 0;
@@ -126,8 +125,10 @@ TEST(TextKeyGenerator, ShouldKeyEachDistinctTermWithItsScore) {
   ASSERT_TRUE(generator.ok());
   KeySet keys;
   MultikeyPaths multikey(2, 0);
-  ASSERT_TRUE((*generator)->GetKeys(BsonDoc::FromJson(R"({"title": "tea cake tea"})").view(),
-                                    &keys, &multikey).ok());
+  ASSERT_TRUE(
+      (*generator)
+          ->GetKeys(BsonDoc::FromJson(R"({"title": "tea cake tea"})").view(), &keys, &multikey)
+          .ok());
   std::vector<std::string> readable;
   for (const std::string& key : keys) {
     Result<BsonDoc> decoded = DecodeKey(key, {false, false});
@@ -137,8 +138,9 @@ TEST(TextKeyGenerator, ShouldKeyEachDistinctTermWithItsScore) {
   EXPECT_EQ(readable.size(), 2u);
   EXPECT_NE(readable[0].find("\"cake\""), std::string::npos) << readable[0];
   EXPECT_NE(readable[1].find("\"tea\""), std::string::npos) << readable[1];
-  ASSERT_TRUE((*generator)->GetKeys(BsonDoc::FromJson(R"({"title": "the and"})").view(), &keys,
-                                    &multikey).ok());
+  ASSERT_TRUE((*generator)
+                  ->GetKeys(BsonDoc::FromJson(R"({"title": "the and"})").view(), &keys, &multikey)
+                  .ok());
   EXPECT_TRUE(keys.empty());  // only stop words: the document is not in the index
 }
 

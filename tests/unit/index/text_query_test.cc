@@ -32,12 +32,17 @@ TEST(TextQuery, ShouldParseTermsPhrasesAndNegationsAsMongoDB) {
     const char* search;
     const char* parsed;
   } cases[] = {
-      {"running dogs", R"({ terms: [ "dog", "run" ], negatedTerms: [], phrases: [], negatedPhrases: [] })"},
+      {"running dogs",
+       R"({ terms: [ "dog", "run" ], negatedTerms: [], phrases: [], negatedPhrases: [] })"},
       {"the a of", R"({ terms: [], negatedTerms: [], phrases: [], negatedPhrases: [] })"},
-      {"coffee -shop", R"({ terms: [ "coffe" ], negatedTerms: [ "shop" ], phrases: [], negatedPhrases: [] })"},
-      {"\"coffee shop\" cake", R"({ terms: [ "cake", "coffe", "shop" ], negatedTerms: [], phrases: [ "coffee shop" ], negatedPhrases: [] })"},
-      {"cake -\"coffee shop\"", R"({ terms: [ "cake" ], negatedTerms: [], phrases: [], negatedPhrases: [ "coffee shop" ] })"},
-      {"pre-war", R"({ terms: [ "pre", "war" ], negatedTerms: [], phrases: [], negatedPhrases: [] })"},
+      {"coffee -shop",
+       R"({ terms: [ "coffe" ], negatedTerms: [ "shop" ], phrases: [], negatedPhrases: [] })"},
+      {"\"coffee shop\" cake",
+       R"({ terms: [ "cake", "coffe", "shop" ], negatedTerms: [], phrases: [ "coffee shop" ], negatedPhrases: [] })"},
+      {"cake -\"coffee shop\"",
+       R"({ terms: [ "cake" ], negatedTerms: [], phrases: [], negatedPhrases: [ "coffee shop" ] })"},
+      {"pre-war",
+       R"({ terms: [ "pre", "war" ], negatedTerms: [], phrases: [], negatedPhrases: [] })"},
       {"-tea", R"({ terms: [], negatedTerms: [ "tea" ], phrases: [], negatedPhrases: [] })"},
   };
   for (const Case& c : cases) EXPECT_EQ(Explained(c.search), c.parsed) << c.search;
@@ -85,8 +90,10 @@ TEST_F(TextQueryMatch, ShouldNeedATermAsWrittenWhenCaseSensitive) {
 
 TEST(TextIndexDescriptor, ShouldStoreTheNormalFormAndKeyTermsWithScores) {
   Result<BsonDoc> validated = ValidateIndexSpec(
-      BsonDoc::FromJson(R"({"key": {"title": "text", "body": "text"}, "name": "title_text_body_text",
-                            "weights": {"title": 10}})").view());
+      BsonDoc::FromJson(
+          R"({"key": {"title": "text", "body": "text"}, "name": "title_text_body_text",
+                            "weights": {"title": 10}})")
+          .view());
   ASSERT_TRUE(validated.ok()) << validated.status().reason();
   Result<BsonDoc> stored = FinalizeIndexSpec(validated->view());
   ASSERT_TRUE(stored.ok()) << stored.status().reason();
@@ -98,8 +105,10 @@ TEST(TextIndexDescriptor, ShouldStoreTheNormalFormAndKeyTermsWithScores) {
   ASSERT_TRUE(descriptor.ok()) << descriptor.status().reason();
   KeySet keys;
   MultikeyPaths multikey((*descriptor)->num_fields(), 0);
-  ASSERT_TRUE((*descriptor)->GetKeys(BsonDoc::FromJson(R"({"title": "tea", "body": "cake"})").view(),
-                                     &keys, &multikey).ok());
+  ASSERT_TRUE((*descriptor)
+                  ->GetKeys(BsonDoc::FromJson(R"({"title": "tea", "body": "cake"})").view(), &keys,
+                            &multikey)
+                  .ok());
   EXPECT_EQ(keys.size(), 2u);
 }
 

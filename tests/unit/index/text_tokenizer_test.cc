@@ -33,7 +33,9 @@ TEST(TextTokenizer, ShouldSplitFoldFilterAndStemAsMongoDB) {
       {"lowercases and stems", "english", "Running Dogs", {"run", "dog"}},
       {"drops English stop words", "english", "the cat and the hat", {"cat", "hat"}},
       {"stop words match case-folded", "english", "THE Cat", {"cat"}},
-      {"punctuation and dashes delimit", "english", "coffee-shop, (cake)! \"tea\"?",
+      {"punctuation and dashes delimit",
+       "english",
+       "coffee-shop, (cake)! \"tea\"?",
        {"coffe", "shop", "cake", "tea"}},
       {"apostrophe stays in English words", "english", "don't o'neil's", {"o'neil"}},
       {"apostrophe delimits outside English", "french", "l'homme", {"l", "homm"}},
@@ -61,9 +63,9 @@ TEST(TextTokenizer, ShouldKeepCaseAndDiacriticsWhenAsked) {
 
 TEST(TextTokenizer, ShouldKnowMongoDBsLanguages) {
   TextLanguage language;
-  for (const char* name : {"danish", "dutch", "english", "finnish", "french", "german",
-                           "hungarian", "italian", "norwegian", "portuguese", "romanian",
-                           "russian", "spanish", "swedish", "turkish", "none", "de", "es"}) {
+  for (const char* name : {"danish", "dutch", "english", "finnish", "french", "german", "hungarian",
+                           "italian", "norwegian", "portuguese", "romanian", "russian", "spanish",
+                           "swedish", "turkish", "none", "de", "es"}) {
     EXPECT_TRUE(TextLanguage::Find(name, &language)) << name;
   }
   EXPECT_TRUE(TextLanguage::Find("de", &language));

@@ -28,12 +28,12 @@ TEST(ServerParameters, ShouldStartWithMongoDBsDefaults) {
   EXPECT_EQ(parameters.internal_document_source_group_max_memory_bytes.load(), 100 << 20);
   EXPECT_EQ(parameters.internal_query_collection_max_data_size_bytes_to_choose_hash_join.load(),
             100 << 20);
-  EXPECT_EQ(SettableParameterNames(),
-            (std::vector<std::string_view>{
-                "internalDocumentSourceGroupMaxMemoryBytes",
-                "internalQueryCollectionMaxDataSizeBytesToChooseHashJoin",
-                "internalQueryMaxBlockingSortMemoryUsageBytes", "maxBSONDepth",
-                "ttlMonitorEnabled", "ttlMonitorSleepSecs"}));
+  EXPECT_EQ(
+      SettableParameterNames(),
+      (std::vector<std::string_view>{"internalDocumentSourceGroupMaxMemoryBytes",
+                                     "internalQueryCollectionMaxDataSizeBytesToChooseHashJoin",
+                                     "internalQueryMaxBlockingSortMemoryUsageBytes", "maxBSONDepth",
+                                     "ttlMonitorEnabled", "ttlMonitorSleepSecs"}));
   BsonDoc out;
   EXPECT_TRUE(AppendParameterValue(parameters, "ttlMonitorSleepSecs", "was", out.get()));
   EXPECT_TRUE(AppendParameterValue(parameters, "ttlMonitorEnabled", "e", out.get()));
@@ -66,7 +66,8 @@ TEST(ServerParameters, ShouldCoerceAndValidateCommandValues) {
 
   Status zero = Set(&parameters, "ttlMonitorSleepSecs", R"({"v": 0})");
   EXPECT_EQ(zero.code(), ErrorCode::kBadValue);
-  EXPECT_EQ(zero.reason(), "Invalid value for parameter ttlMonitorSleepSecs: 0 is not greater than 0");
+  EXPECT_EQ(zero.reason(),
+            "Invalid value for parameter ttlMonitorSleepSecs: 0 is not greater than 0");
   Status text = Set(&parameters, "ttlMonitorSleepSecs", R"({"v": "5"})");
   EXPECT_EQ(text.code(), ErrorCode::kBadValue);
   EXPECT_EQ(text.reason(), "Can't coerce value");

@@ -363,17 +363,18 @@ TEST(Catalog, ShouldKeepAnIndexStateBesideItsSpecAndUpdateBothAtomically) {
     EXPECT_EQ((*r)->indexes[1].state.ToJson(), R"({ "ready" : false })");
     EXPECT_TRUE((*r)->indexes[0].state.view().empty());
 
-    BsonDoc hidden = BsonDoc::FromJson(R"({"v": 2, "hidden": true, "key": {"a": 1}, "name": "a_1"})");
+    BsonDoc hidden =
+        BsonDoc::FromJson(R"({"v": 2, "hidden": true, "key": {"a": 1}, "name": "a_1"})");
     BsonDoc ready = BsonDoc::FromJson(R"({"ready": true})");
     auto u = engine->catalog().UpdateIndex("db.c", "a_1", hidden.view(), ready.view());
     ASSERT_TRUE(u.ok()) << u.status().ToString();
     EXPECT_EQ((*u)->indexes[1].prefix, (*r)->indexes[1].prefix);
-    EXPECT_EQ(engine->catalog().UpdateIndex("db.c", "b_1", hidden.view(), ready.view())
-                  .status().code(),
-              ErrorCode::kIndexNotFound);
-    EXPECT_EQ(engine->catalog().UpdateIndex("db.x", "a_1", hidden.view(), ready.view())
-                  .status().code(),
-              ErrorCode::kNamespaceNotFound);
+    EXPECT_EQ(
+        engine->catalog().UpdateIndex("db.c", "b_1", hidden.view(), ready.view()).status().code(),
+        ErrorCode::kIndexNotFound);
+    EXPECT_EQ(
+        engine->catalog().UpdateIndex("db.x", "a_1", hidden.view(), ready.view()).status().code(),
+        ErrorCode::kNamespaceNotFound);
   }
   auto engine = OpenOrDie(dir.db());
   CollectionHandle c = engine->catalog().Find("db.c");

@@ -32,7 +32,10 @@ Prefix Create(Engine& engine, std::string_view ns) {
 
 TEST(Engine, ShouldCreateADatabaseAndReopenIt) {
   TempDir dir;
-  { auto engine = OpenOrDie(dir.db()); Create(*engine, "db.c"); }
+  {
+    auto engine = OpenOrDie(dir.db());
+    Create(*engine, "db.c");
+  }
   auto engine = OpenOrDie(dir.db());
   EXPECT_NE(engine->catalog().Find("db.c"), nullptr);
 }
@@ -142,7 +145,8 @@ TEST(Engine, ShouldApproximateTheSizeOfACollectionAndItsIndexes) {
   uint64_t with_index = engine->ApproximateSize(p, {ip});
   EXPECT_GT(docs_only, 100u * 1000);  // 2 MB of documents, compressed
   EXPECT_GT(with_index, docs_only);
-  EXPECT_LT(engine->ApproximateSize((*small)->prefix, {(*small)->indexes[0].prefix}), docs_only / 10);
+  EXPECT_LT(engine->ApproximateSize((*small)->prefix, {(*small)->indexes[0].prefix}),
+            docs_only / 10);
 }
 
 // Runs in the forked child: commits units of three documents forever, writing "done" to `fd`

@@ -64,7 +64,8 @@ TEST(IndexStore, ShouldScanAHalfOpenRange) {
   Fixture f;
   EXPECT_EQ(f.Scan("a", "c"), (Entries{{"a", "v-a"}, {"ab", "v-ab"}, {"b", "v-b"}}));
   EXPECT_EQ(f.Scan("aa", "b"), (Entries{{"ab", "v-ab"}}));
-  EXPECT_EQ(f.Scan("c", ""), (Entries{{"c", "v-c"}, {"d", "v-d"}, {std::string("\xff\xff", 2), "high"}}));
+  EXPECT_EQ(f.Scan("c", ""),
+            (Entries{{"c", "v-c"}, {"d", "v-d"}, {std::string("\xff\xff", 2), "high"}}));
   EXPECT_TRUE(f.Scan("b", "b").empty());
   EXPECT_TRUE(f.Scan("x", "y").empty());
   EXPECT_TRUE(f.Scan("d", "c").empty());
@@ -86,8 +87,9 @@ TEST(IndexStore, ShouldGetAnEntryByExactKey) {
 TEST(IndexStore, ShouldTellWhichKeysExistInOneBatchedRead) {
   Fixture f;
   std::vector<bool> exist;
-  ASSERT_TRUE(f.engine->IndexEntriesExist(f.index, {"ab", "aa", "d", std::string("\0", 1), "zz"},
-                                          &exist).ok());
+  ASSERT_TRUE(
+      f.engine->IndexEntriesExist(f.index, {"ab", "aa", "d", std::string("\0", 1), "zz"}, &exist)
+          .ok());
   EXPECT_EQ(exist, (std::vector<bool>{true, false, true, true, false}));
   // Another index's prefix sees none of them; an empty batch is fine.
   ASSERT_TRUE(f.engine->IndexEntriesExist(f.neighbour, {"ab", "d"}, &exist).ok());

@@ -36,8 +36,7 @@ std::vector<RecordId> Drain(RecordCursor& cursor) {
 TEST(RecordStore, ShouldEncodeRecordIdsAsOrderPreservingBigEndian) {
   EXPECT_EQ(EncodeRecordId(1), std::string("\0\0\0\0\0\0\0\x01", 8));
   EXPECT_EQ(EncodeRecordId(0x0102030405060708), std::string("\x01\x02\x03\x04\x05\x06\x07\x08", 8));
-  for (RecordId id : {RecordId{1}, RecordId{255}, RecordId{256}, RecordId{1} << 40,
-                      INT64_MAX}) {
+  for (RecordId id : {RecordId{1}, RecordId{255}, RecordId{256}, RecordId{1} << 40, INT64_MAX}) {
     EXPECT_EQ(DecodeRecordId(EncodeRecordId(id)), id);
     EXPECT_LT(EncodeRecordId(id - 1 > 0 ? id - 1 : 0), EncodeRecordId(id));
   }

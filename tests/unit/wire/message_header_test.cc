@@ -37,9 +37,8 @@ struct LengthCase {
 
 TEST(MessageHeader, ShouldEnforceMessageLengthBounds) {
   const LengthCase cases[] = {
-      {-1, false},           {0, false},          {15, false},         {16, true},
-      {17, true},            {48'000'000, true},  {48'000'001, false}, {0x7FFFFFFF, false},
-      {INT32_MIN, false},
+      {-1, false},        {0, false},          {15, false},         {16, true},         {17, true},
+      {48'000'000, true}, {48'000'001, false}, {0x7FFFFFFF, false}, {INT32_MIN, false},
   };
   for (const LengthCase& c : cases) {
     const std::string frame = RawMessage(2013).Finish(c.length);

@@ -141,8 +141,7 @@ TEST(OpMsg, ShouldDecodeMoreToComeAndExhaustAllowed) {
 TEST(OpMsg, ShouldRejectEveryUnknownRequiredFlagBit) {
   Fixture f;
   for (int bit = 2; bit < 16; ++bit) {
-    const std::string frame =
-        RawMessage(kOpMsg).U32(1u << bit).U8(0).Doc(f.insert.view()).Finish();
+    const std::string frame = RawMessage(kOpMsg).U32(1u << bit).U8(0).Doc(f.insert.view()).Finish();
     const std::string reason = ExpectError(frame, ErrorCode::kIllegalOpMsgFlag);
     EXPECT_NE(reason.find("illegal flags"), std::string::npos) << reason;
   }
@@ -161,8 +160,7 @@ TEST(OpMsg, ShouldRejectRequiredBitFiveEvenBesideKnownFlags) {
 TEST(OpMsg, ShouldIgnoreUnknownOptionalFlagBits) {
   Fixture f;
   for (int bit = 17; bit < 32; ++bit) {
-    const std::string frame =
-        RawMessage(kOpMsg).U32(1u << bit).U8(0).Doc(f.insert.view()).Finish();
+    const std::string frame = RawMessage(kOpMsg).U32(1u << bit).U8(0).Doc(f.insert.view()).Finish();
     auto msg = Parse(frame);
     ASSERT_TRUE(msg.ok()) << "bit " << bit << ": " << msg.status().ToString();
     EXPECT_EQ(msg->flags, 1u << bit);
@@ -256,7 +254,8 @@ TEST(OpMsg, ShouldRejectATruncatedBody) {
 TEST(OpMsg, ShouldRejectASectionKindWithNothingAfterIt) {
   Fixture f;
   for (uint8_t kind : {0, 1}) {
-    const std::string frame = RawMessage(kOpMsg).U32(0).U8(0).Doc(f.insert.view()).U8(kind).Finish();
+    const std::string frame =
+        RawMessage(kOpMsg).U32(0).U8(0).Doc(f.insert.view()).U8(kind).Finish();
     auto r = Parse(frame);
     ASSERT_FALSE(r.ok()) << int{kind};
     EXPECT_EQ(r.status().code(), ErrorCode::kProtocolError) << r.status().ToString();
@@ -477,11 +476,16 @@ TEST(OpMsg, ShouldFailCleanlyOnEveryTruncation) {
 
 TEST(OpMsg, ShouldOnlyAcceptTruncationsAtSectionBoundariesWhenTheBodyComesFirst) {
   Fixture f;
-  const std::string body_section = std::string(1, '\0') + std::string(
-      reinterpret_cast<const char*>(f.insert.view().data()), f.insert.view().size());
+  const std::string body_section =
+      std::string(1, '\0') +
+      std::string(reinterpret_cast<const char*>(f.insert.view().data()), f.insert.view().size());
   const std::string seq1 = Sequence("documents", {f.a1.view(), f.a2.view()});
-  const std::string frame =
-      RawMessage(kOpMsg).U32(0).Raw(body_section).Raw(seq1).Raw(Sequence("updates", {f.u1.view()})).Finish();
+  const std::string frame = RawMessage(kOpMsg)
+                                .U32(0)
+                                .Raw(body_section)
+                                .Raw(seq1)
+                                .Raw(Sequence("updates", {f.u1.view()}))
+                                .Finish();
   const size_t boundary1 = kHeaderSize + 4 + body_section.size();
   const size_t boundary2 = boundary1 + seq1.size();
   for (size_t n = 0; n < frame.size(); ++n) {
@@ -520,7 +524,8 @@ TEST(OpMsg, AppendOpMsgShouldRoundTrip) {
       EXPECT_EQ(h->request_id, 42);
       EXPECT_EQ(h->response_to, 17);
       EXPECT_EQ(h->op_code, kOpMsg);
-      EXPECT_EQ(frame.size(), kHeaderSize + 4 + 1 + f.insert.view().size() + (with_checksum ? 4 : 0));
+      EXPECT_EQ(frame.size(),
+                kHeaderSize + 4 + 1 + f.insert.view().size() + (with_checksum ? 4 : 0));
       auto msg = Parse(frame);
       ASSERT_TRUE(msg.ok()) << msg.status().ToString();
       EXPECT_EQ(msg->checksum_present(), with_checksum);
@@ -583,8 +588,8 @@ TEST(InPlaceReply, ShouldMatchTheAppendedFrameByteForByte) {
     WriteOpMsgPrefix(reinterpret_cast<uint8_t*>(frame.data()), static_cast<int32_t>(total), 7, 42,
                      checksum ? kChecksumPresent : 0);
     if (checksum) {
-      uint32_t crc = BSON_UINT32_TO_LE(
-          Crc32c(reinterpret_cast<const uint8_t*>(frame.data()), frame.size()));
+      uint32_t crc =
+          BSON_UINT32_TO_LE(Crc32c(reinterpret_cast<const uint8_t*>(frame.data()), frame.size()));
       frame.append(reinterpret_cast<const char*>(&crc), 4);
     }
     EXPECT_EQ(frame, expected) << "checksum " << checksum;

@@ -19,9 +19,7 @@ constexpr int32_t kOpQuery = static_cast<int32_t>(OpCode::kQuery);
 
 BsonDoc Doc(std::string_view json) { return BsonDoc::FromJson(json); }
 
-Result<OpQuery> Parse(const std::string& frame) {
-  return ParseOpQuery(Bytes(frame), frame.size());
-}
+Result<OpQuery> Parse(const std::string& frame) { return ParseOpQuery(Bytes(frame), frame.size()); }
 
 void ExpectError(const std::string& frame, ErrorCode code) {
   auto r = Parse(frame);

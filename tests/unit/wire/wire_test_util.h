@@ -68,7 +68,8 @@ class RawMessage {
     return *this;
   }
   RawMessage& I32(int32_t v) {
-    for (int i = 0; i < 4; ++i) bytes_.push_back(static_cast<char>(static_cast<uint32_t>(v) >> (8 * i)));
+    for (int i = 0; i < 4; ++i)
+      bytes_.push_back(static_cast<char>(static_cast<uint32_t>(v) >> (8 * i)));
     return *this;
   }
   RawMessage& U32(uint32_t v) { return I32(static_cast<int32_t>(v)); }

@@ -65,9 +65,9 @@ const CollatedMatchCase kCollatedMatchCases[] = {
     {kCaseInsensitive, R"({"x": {"$ne": "PING"}})", R"({"x": "ping"})", false},
     {kCaseInsensitive, R"({"x": {"$ne": "PONG"}})", R"({"x": "ping"})", true},
     {kCaseInsensitive, R"({"x": "PING"})", R"({"x": "pong"})", false},
-    {kCaseInsensitive, R"({"x": "PING"})", R"({"x": ["a", "Ping"]})", true},  // array element
-    {kCaseInsensitive, R"({"x": ["A", "B"]})", R"({"x": ["a", "b"]})", true},  // whole array
-    {kCaseInsensitive, R"({"x": {"y": "A"}})", R"({"x": {"y": "a"}})", true},  // document
+    {kCaseInsensitive, R"({"x": "PING"})", R"({"x": ["a", "Ping"]})", true},    // array element
+    {kCaseInsensitive, R"({"x": ["A", "B"]})", R"({"x": ["a", "b"]})", true},   // whole array
+    {kCaseInsensitive, R"({"x": {"y": "A"}})", R"({"x": {"y": "a"}})", true},   // document
     {kCaseInsensitive, R"({"x": {"Y": "a"}})", R"({"x": {"y": "a"}})", false},  // field names
     {kCaseInsensitive, R"({"x.y": "A"})", R"({"x": [{"y": "a"}]})", true},
     {kCaseInsensitive, R"({"x": {"$symbol": "PING"}})", R"({"x": "ping"})", true},
@@ -163,8 +163,8 @@ class CollatedSort : public ::testing::TestWithParam<CollatedSortCase> {};
 TEST_P(CollatedSort, ShouldSortUnderTheCollation) {
   const CollatedSortCase& c = GetParam();
   BsonDoc spec = BsonDoc::FromJson(c.sort);
-  Result<SortPattern> pattern = SortPattern::Parse(
-      spec.view(), c.collation != nullptr ? MakeCollator(c.collation) : nullptr);
+  Result<SortPattern> pattern =
+      SortPattern::Parse(spec.view(), c.collation != nullptr ? MakeCollator(c.collation) : nullptr);
   ASSERT_TRUE(pattern.ok()) << pattern.status().ToString();
   std::vector<BsonDoc> docs;
   for (const char* json : c.docs) docs.push_back(BsonDoc::FromJson(json));
@@ -259,8 +259,7 @@ const CollatedPipelineCase kCollatedPipelineCases[] = {
      {R"({"eq": true, "cmp": -1})"}},
 };
 
-INSTANTIATE_TEST_SUITE_P(Collation, CollatedPipeline,
-                         ::testing::ValuesIn(kCollatedPipelineCases));
+INSTANTIATE_TEST_SUITE_P(Collation, CollatedPipeline, ::testing::ValuesIn(kCollatedPipelineCases));
 
 }  // namespace
 }  // namespace cairn::query

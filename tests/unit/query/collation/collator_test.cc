@@ -173,8 +173,7 @@ const NormalisedCase kNormalisedCases[] = {
          "normalization": false, "backwards": false, "version": "57.1"})"},
 };
 
-INSTANTIATE_TEST_SUITE_P(Collation, CollationNormalisedForm,
-                         ::testing::ValuesIn(kNormalisedCases));
+INSTANTIATE_TEST_SUITE_P(Collation, CollationNormalisedForm, ::testing::ValuesIn(kNormalisedCases));
 
 // ---- String order ----
 

@@ -15,8 +15,7 @@ const Case kArrayNCases[] = {
     // docs: {$firstN: {n: 3, input: "$score"}} over arrays of scores
     {R"({"$firstN": {"n": 3, "input": "$score"}})", R"({"score": [1, 2, 3, 4, 5]})",
      R"({"r": [1, 2, 3]})"},
-    {R"({"$firstN": {"n": 3, "input": "$score"}})", R"({"score": [12, 90]})",
-     R"({"r": [12, 90]})"},
+    {R"({"$firstN": {"n": 3, "input": "$score"}})", R"({"score": [12, 90]})", R"({"r": [12, 90]})"},
     {R"({"$lastN": {"n": 3, "input": "$score"}})", R"({"score": [1, 2, 3, 4, 5]})",
      R"({"r": [3, 4, 5]})"},
     {R"({"$firstN": {"n": 2, "input": [null, 1]}})", "{}", R"({"r": [null, 1]})"},

@@ -34,7 +34,8 @@ const Case kCoreCases[] = {
     {R"({"$ifNull": ["$$REMOVE", "gone"]})", "{}", R"({"r": "gone"})"},
     {R"("$$NOW")", "{}", R"({"r": {"$date": {"$numberLong": "1700000000000"}}})"},
     // Objects and arrays of expressions.
-    {R"({"a": "$x", "b": {"c": "$y"}})", R"({"x": 1, "y": 2})", R"({"r": {"a": 1, "b": {"c": 2}}})"},
+    {R"({"a": "$x", "b": {"c": "$y"}})", R"({"x": 1, "y": 2})",
+     R"({"r": {"a": 1, "b": {"c": 2}}})"},
     {R"({"a": "$missing", "b": 1})", R"({})", R"({"r": {"b": 1}})"},
     {R"({})", R"({})", R"({"r": {}})"},
     {R"(["$x", "$missing", 3])", R"({"x": 1})", R"({"r": [1, null, 3]})"},
@@ -50,9 +51,9 @@ const Case kCoreCases[] = {
      "An object representing an expression must have exactly one field: { $add: [ 1 ], $sub: 1 }"},
     {R"({"$bogus": 1})", "{}", nullptr, 168, "Unrecognized expression '$bogus'"},
     {R"({"a": {"$bogus": 1}})", "{}", nullptr, 168, "Unrecognized expression '$bogus'"},
-    {R"({"$sin": "$d"})", "{}", nullptr, 2,
-     "The expression $sin is not supported by Cairn yet"},
-    {R"({"$bitAnd": {}})", "{}", nullptr, 2, "The expression $bitAnd is not supported by Cairn yet"},
+    {R"({"$sin": "$d"})", "{}", nullptr, 2, "The expression $sin is not supported by Cairn yet"},
+    {R"({"$bitAnd": {}})", "{}", nullptr, 2,
+     "The expression $bitAnd is not supported by Cairn yet"},
     {R"({"a": 1, "$b": 2})", "{}", nullptr, 16410},
     {R"({"a.b": 1})", "{}", nullptr, 16412},
     {R"({"": 1})", "{}", nullptr, 15998},
@@ -60,8 +61,10 @@ const Case kCoreCases[] = {
      "duplicate field name specified in object literal: { a: 1, a: 2 }"},
     {R"("$$foo")", "{}", nullptr, 17276, "Use of undefined variable: foo"},
     {R"("$$")", "{}", nullptr, 9, "empty variable names are not allowed"},
-    {R"("$$1x")", "{}", nullptr, 9, "'1x' starts with an invalid character for a user variable name"},
-    {R"("$$a-b")", "{}", nullptr, 9, "'a-b' contains an invalid character for a variable name: '-'"},
+    {R"("$$1x")", "{}", nullptr, 9,
+     "'1x' starts with an invalid character for a user variable name"},
+    {R"("$$a-b")", "{}", nullptr, 9,
+     "'a-b' contains an invalid character for a variable name: '-'"},
     {R"("$$CLUSTER_TIME")", "{}", nullptr, 51144},
     // Arity.
     {R"({"$not": [1, 2]})", "{}", nullptr, 16020,
@@ -85,8 +88,8 @@ TEST(ExpressionRegistry, ShouldKeepItsTablesSortedAndDisjoint) {
 }
 
 TEST(ExpressionVariables, ShouldReadCommandLetVariables) {
-  Evaluated got = Evaluate(R"({"$concat": ["$$x", "-", "$$y.z"]})", R"({})",
-                           R"({"x": "a", "y": {"z": "b"}})");
+  Evaluated got =
+      Evaluate(R"({"$concat": ["$$x", "-", "$$y.z"]})", R"({})", R"({"x": "a", "y": {"z": "b"}})");
   ASSERT_TRUE(got.status.ok()) << got.status.ToString();
   EXPECT_EQ(Canonical(got.result.view()), R"({ "r" : "a-b" })");
 }

@@ -18,43 +18,60 @@ const Case kDateArithCases[] = {
     // $dateAdd (docs: shipping dates; adding a month keeps the day, clamped to the month end)
     {R"({"$dateAdd": {"startDate": )" D("2020-10-31T12:10:05Z") R"(, "unit": "day", "amount": 3}})",
      "{}", R"({"r": )" D("2020-11-03T12:10:05Z") "}"},
-    {R"({"$dateAdd": {"startDate": )" D("2020-10-31T12:10:05Z") R"(, "unit": "month", "amount": 1}})",
+    {R"({"$dateAdd": {"startDate": )" D(
+         "2020-10-31T12:10:05Z") R"(, "unit": "month", "amount": 1}})",
      "{}", R"({"r": )" D("2020-11-30T12:10:05Z") "}"},
-    {R"({"$dateAdd": {"startDate": )" D("2020-01-31T00:00:00Z") R"(, "unit": "month", "amount": 1}})",
+    {R"({"$dateAdd": {"startDate": )" D(
+         "2020-01-31T00:00:00Z") R"(, "unit": "month", "amount": 1}})",
      "{}", R"({"r": )" D("2020-02-29T00:00:00Z") "}"},
-    {R"({"$dateAdd": {"startDate": )" D("2020-02-29T00:00:00Z") R"(, "unit": "year", "amount": 1}})",
+    {R"({"$dateAdd": {"startDate": )" D(
+         "2020-02-29T00:00:00Z") R"(, "unit": "year", "amount": 1}})",
      "{}", R"({"r": )" D("2021-02-28T00:00:00Z") "}"},
-    {R"({"$dateAdd": {"startDate": )" D("2020-11-30T00:00:00Z") R"(, "unit": "quarter", "amount": 1}})",
+    {R"({"$dateAdd": {"startDate": )" D(
+         "2020-11-30T00:00:00Z") R"(, "unit": "quarter", "amount": 1}})",
      "{}", R"({"r": )" D("2021-02-28T00:00:00Z") "}"},
-    {R"({"$dateAdd": {"startDate": )" D("2021-01-15T10:00:00.500Z") R"(, "unit": "month", "amount": -13}})",
+    {R"({"$dateAdd": {"startDate": )" D(
+         "2021-01-15T10:00:00.500Z") R"(, "unit": "month", "amount": -13}})",
      "{}", R"({"r": )" D("2019-12-15T10:00:00.500Z") "}"},
-    {R"({"$dateAdd": {"startDate": )" D("2021-01-01T00:00:00Z") R"(, "unit": "week", "amount": 2}})",
+    {R"({"$dateAdd": {"startDate": )" D(
+         "2021-01-01T00:00:00Z") R"(, "unit": "week", "amount": 2}})",
      "{}", R"({"r": )" D("2021-01-15T00:00:00Z") "}"},
-    {R"({"$dateAdd": {"startDate": )" D("2021-01-01T00:00:00Z") R"(, "unit": "millisecond", "amount": 1500}})",
+    {R"({"$dateAdd": {"startDate": )" D(
+         "2021-01-01T00:00:00Z") R"(, "unit": "millisecond", "amount": 1500}})",
      "{}", R"({"r": )" D("2021-01-01T00:00:01.500Z") "}"},
-    {R"({"$dateAdd": {"startDate": )" D("2021-01-01T00:00:00Z") R"(, "unit": "hour", "amount": 1.0}})",
+    {R"({"$dateAdd": {"startDate": )" D(
+         "2021-01-01T00:00:00Z") R"(, "unit": "hour", "amount": 1.0}})",
      "{}", R"({"r": )" D("2021-01-01T01:00:00Z") "}"},
     // across the DST change (docs: days keep the local time, hours do not)
-    {R"({"$dateAdd": {"startDate": )" D("2021-03-13T12:00:00Z") R"(, "unit": "day", "amount": 1, "timezone": "America/New_York"}})",
+    {R"({"$dateAdd": {"startDate": )" D(
+         "2021-03-13T12:00:00Z") R"(, "unit": "day", "amount": 1, "timezone": "America/New_York"}})",
      "{}", R"({"r": )" D("2021-03-14T11:00:00Z") "}"},
-    {R"({"$dateAdd": {"startDate": )" D("2021-03-13T12:00:00Z") R"(, "unit": "hour", "amount": 24, "timezone": "America/New_York"}})",
+    {R"({"$dateAdd": {"startDate": )" D(
+         "2021-03-13T12:00:00Z") R"(, "unit": "hour", "amount": 24, "timezone": "America/New_York"}})",
      "{}", R"({"r": )" D("2021-03-14T12:00:00Z") "}"},
-    {R"({"$dateAdd": {"startDate": )" D("2020-11-01T05:50:02Z") R"(, "unit": "hour", "amount": 1, "timezone": "America/New_York"}})",
+    {R"({"$dateAdd": {"startDate": )" D(
+         "2020-11-01T05:50:02Z") R"(, "unit": "hour", "amount": 1, "timezone": "America/New_York"}})",
      "{}", R"({"r": )" D("2020-11-01T06:50:02Z") "}"},
-    {R"({"$dateSubtract": {"startDate": )" D("2021-03-31T00:00:00Z") R"(, "unit": "month", "amount": 1}})",
+    {R"({"$dateSubtract": {"startDate": )" D(
+         "2021-03-31T00:00:00Z") R"(, "unit": "month", "amount": 1}})",
      "{}", R"({"r": )" D("2021-02-28T00:00:00Z") "}"},
-    {R"({"$dateSubtract": {"startDate": )" D("2021-01-20T08:00:00Z") R"(, "unit": "hour", "amount": 3}})",
+    {R"({"$dateSubtract": {"startDate": )" D(
+         "2021-01-20T08:00:00Z") R"(, "unit": "hour", "amount": 3}})",
      "{}", R"({"r": )" D("2021-01-20T05:00:00Z") "}"},
     {R"({"$dateAdd": {"startDate": null, "unit": "day", "amount": 1}})", "{}", R"({"r": null})"},
-    {R"({"$dateAdd": {"startDate": )" D("2021-01-01T00:00:00Z") R"(, "unit": "day", "amount": "$x"}})",
+    {R"({"$dateAdd": {"startDate": )" D(
+         "2021-01-01T00:00:00Z") R"(, "unit": "day", "amount": "$x"}})",
      "{}", R"({"r": null})"},
     {R"({"$dateAdd": {"startDate": "x", "unit": "day", "amount": 1}})", "{}", nullptr, 5166403,
      "$dateAdd requires startDate to be convertible to a date"},
-    {R"({"$dateAdd": {"startDate": )" D("2021-01-01T00:00:00Z") R"(, "unit": "day", "amount": 1.5}})",
+    {R"({"$dateAdd": {"startDate": )" D(
+         "2021-01-01T00:00:00Z") R"(, "unit": "day", "amount": 1.5}})",
      "{}", nullptr, 5166405, "$dateAdd expects integer amount of time units"},
-    {R"({"$dateAdd": {"startDate": )" D("2021-01-01T00:00:00Z") R"(, "unit": "days", "amount": 1}})",
+    {R"({"$dateAdd": {"startDate": )" D(
+         "2021-01-01T00:00:00Z") R"(, "unit": "days", "amount": 1}})",
      "{}", nullptr, 9,
-     "$dateAdd parameter 'unit' value parsing failed :: caused by :: unknown time unit value: days"},
+     "$dateAdd parameter 'unit' value parsing failed :: caused by :: unknown time unit value: "
+     "days"},
     {R"({"$dateAdd": {"startDate": )" D("2021-01-01T00:00:00Z") R"(, "unit": 1, "amount": 1}})",
      "{}", nullptr, 5439013, "$dateAdd requires 'unit' to be a string, but got int"},
     {R"({"$dateAdd": 1})", "{}", nullptr, 5166400, "$dateAdd expects an object as its argument"},
@@ -63,49 +80,68 @@ const Case kDateArithCases[] = {
     {R"({"$dateSubtract": {"k": 1}})", "{}", nullptr, 5166401,
      "Unrecognized argument to $dateSubtract: k. Expected arguments are startDate, unit, amount, "
      "and optionally timezone."},
-    {R"({"$dateSubtract": {"startDate": )" D("2021-01-01T00:00:00Z") R"(, "unit": "day", "amount": {"$numberLong": "-9223372036854775808"}}})",
+    {R"({"$dateSubtract": {"startDate": )" D(
+         "2021-01-01T00:00:00Z") R"(, "unit": "day", "amount": {"$numberLong": "-9223372036854775808"}}})",
      "{}", nullptr, 6045000},
 
     // $dateDiff (docs: days between purchase and delivery; boundaries crossed, not elapsed)
-    {R"({"$dateDiff": {"startDate": )" D("2020-12-31T23:59:59Z") R"(, "endDate": )" D("2021-01-01T00:00:01Z") R"(, "unit": "year"}})",
+    {R"({"$dateDiff": {"startDate": )" D("2020-12-31T23:59:59Z") R"(, "endDate": )" D(
+         "2021-01-01T00:00:01Z") R"(, "unit": "year"}})",
      "{}", R"({"r": {"$numberLong": "1"}})"},
-    {R"({"$dateDiff": {"startDate": )" D("2020-01-01T00:00:00Z") R"(, "endDate": )" D("2020-12-31T23:59:59Z") R"(, "unit": "year"}})",
+    {R"({"$dateDiff": {"startDate": )" D("2020-01-01T00:00:00Z") R"(, "endDate": )" D(
+         "2020-12-31T23:59:59Z") R"(, "unit": "year"}})",
      "{}", R"({"r": {"$numberLong": "0"}})"},
-    {R"({"$dateDiff": {"startDate": )" D("2020-09-01T00:00:00Z") R"(, "endDate": )" D("2021-01-31T00:00:00Z") R"(, "unit": "month"}})",
+    {R"({"$dateDiff": {"startDate": )" D("2020-09-01T00:00:00Z") R"(, "endDate": )" D(
+         "2021-01-31T00:00:00Z") R"(, "unit": "month"}})",
      "{}", R"({"r": {"$numberLong": "4"}})"},
-    {R"({"$dateDiff": {"startDate": )" D("2020-03-31T00:00:00Z") R"(, "endDate": )" D("2020-04-01T00:00:00Z") R"(, "unit": "quarter"}})",
+    {R"({"$dateDiff": {"startDate": )" D("2020-03-31T00:00:00Z") R"(, "endDate": )" D(
+         "2020-04-01T00:00:00Z") R"(, "unit": "quarter"}})",
      "{}", R"({"r": {"$numberLong": "1"}})"},
-    {R"({"$dateDiff": {"startDate": )" D("2021-01-01T07:00:00Z") R"(, "endDate": )" D("2021-01-02T06:00:00Z") R"(, "unit": "day"}})",
+    {R"({"$dateDiff": {"startDate": )" D("2021-01-01T07:00:00Z") R"(, "endDate": )" D(
+         "2021-01-02T06:00:00Z") R"(, "unit": "day"}})",
      "{}", R"({"r": {"$numberLong": "1"}})"},
-    {R"({"$dateDiff": {"startDate": )" D("2021-01-05T00:00:00Z") R"(, "endDate": )" D("2020-12-30T00:00:00Z") R"(, "unit": "day"}})",
+    {R"({"$dateDiff": {"startDate": )" D("2021-01-05T00:00:00Z") R"(, "endDate": )" D(
+         "2020-12-30T00:00:00Z") R"(, "unit": "day"}})",
      "{}", R"({"r": {"$numberLong": "-6"}})"},
     // docs: weeks with startOfWeek (2021-02-02 Tue .. 2021-02-08 Mon)
-    {R"({"$dateDiff": {"startDate": )" D("2021-02-02T00:00:00Z") R"(, "endDate": )" D("2021-02-08T00:00:00Z") R"(, "unit": "week"}})",
+    {R"({"$dateDiff": {"startDate": )" D("2021-02-02T00:00:00Z") R"(, "endDate": )" D(
+         "2021-02-08T00:00:00Z") R"(, "unit": "week"}})",
      "{}", R"({"r": {"$numberLong": "1"}})"},
-    {R"({"$dateDiff": {"startDate": )" D("2021-02-02T00:00:00Z") R"(, "endDate": )" D("2021-02-08T00:00:00Z") R"(, "unit": "week", "startOfWeek": "MONDAY"}})",
+    {R"({"$dateDiff": {"startDate": )" D("2021-02-02T00:00:00Z") R"(, "endDate": )" D(
+         "2021-02-08T00:00:00Z") R"(, "unit": "week", "startOfWeek": "MONDAY"}})",
      "{}", R"({"r": {"$numberLong": "1"}})"},
-    {R"({"$dateDiff": {"startDate": )" D("2021-02-02T00:00:00Z") R"(, "endDate": )" D("2021-02-08T00:00:00Z") R"(, "unit": "week", "startOfWeek": "fri"}})",
+    {R"({"$dateDiff": {"startDate": )" D("2021-02-02T00:00:00Z") R"(, "endDate": )" D(
+         "2021-02-08T00:00:00Z") R"(, "unit": "week", "startOfWeek": "fri"}})",
      "{}", R"({"r": {"$numberLong": "1"}})"},
-    {R"({"$dateDiff": {"startDate": )" D("2021-02-03T00:00:00Z") R"(, "endDate": )" D("2021-02-04T00:00:00Z") R"(, "unit": "week", "startOfWeek": "thursday"}})",
+    {R"({"$dateDiff": {"startDate": )" D("2021-02-03T00:00:00Z") R"(, "endDate": )" D(
+         "2021-02-04T00:00:00Z") R"(, "unit": "week", "startOfWeek": "thursday"}})",
      "{}", R"({"r": {"$numberLong": "1"}})"},
-    {R"({"$dateDiff": {"startDate": )" D("2021-01-01T00:00:00Z") R"(, "endDate": )" D("2021-01-01T01:30:00.250Z") R"(, "unit": "minute"}})",
+    {R"({"$dateDiff": {"startDate": )" D("2021-01-01T00:00:00Z") R"(, "endDate": )" D(
+         "2021-01-01T01:30:00.250Z") R"(, "unit": "minute"}})",
      "{}", R"({"r": {"$numberLong": "90"}})"},
-    {R"({"$dateDiff": {"startDate": )" D("2021-01-01T00:00:00Z") R"(, "endDate": )" D("2021-01-01T01:30:00.250Z") R"(, "unit": "millisecond"}})",
+    {R"({"$dateDiff": {"startDate": )" D("2021-01-01T00:00:00Z") R"(, "endDate": )" D(
+         "2021-01-01T01:30:00.250Z") R"(, "unit": "millisecond"}})",
      "{}", R"({"r": {"$numberLong": "5400250"}})"},
     // across a DST change: hours count elapsed time, days count local dates
-    {R"({"$dateDiff": {"startDate": )" D("2021-03-14T05:00:00Z") R"(, "endDate": )" D("2021-03-15T04:00:00Z") R"(, "unit": "hour", "timezone": "America/New_York"}})",
+    {R"({"$dateDiff": {"startDate": )" D("2021-03-14T05:00:00Z") R"(, "endDate": )" D(
+         "2021-03-15T04:00:00Z") R"(, "unit": "hour", "timezone": "America/New_York"}})",
      "{}", R"({"r": {"$numberLong": "23"}})"},
-    {R"({"$dateDiff": {"startDate": )" D("2021-03-14T05:00:00Z") R"(, "endDate": )" D("2021-03-15T04:00:00Z") R"(, "unit": "day", "timezone": "America/New_York"}})",
+    {R"({"$dateDiff": {"startDate": )" D("2021-03-14T05:00:00Z") R"(, "endDate": )" D(
+         "2021-03-15T04:00:00Z") R"(, "unit": "day", "timezone": "America/New_York"}})",
      "{}", R"({"r": {"$numberLong": "1"}})"},
     {R"({"$dateDiff": {"startDate": null, "endDate": 1, "unit": "day"}})", "{}", R"({"r": null})"},
-    {R"({"$dateDiff": {"startDate": )" D("2021-01-01T00:00:00Z") R"(, "endDate": )" D("2021-01-01T00:00:00Z") R"(, "unit": "week", "startOfWeek": null}})",
+    {R"({"$dateDiff": {"startDate": )" D("2021-01-01T00:00:00Z") R"(, "endDate": )" D(
+         "2021-01-01T00:00:00Z") R"(, "unit": "week", "startOfWeek": null}})",
      "{}", R"({"r": null})"},
-    {R"({"$dateDiff": {"startDate": "a", "endDate": )" D("2021-01-01T00:00:00Z") R"(, "unit": "day"}})",
+    {R"({"$dateDiff": {"startDate": "a", "endDate": )" D(
+         "2021-01-01T00:00:00Z") R"(, "unit": "day"}})",
      "{}", nullptr, 5166307, "$dateDiff requires 'startDate' to be a date, but got string"},
-    {R"({"$dateDiff": {"startDate": )" D("2021-01-01T00:00:00Z") R"(, "endDate": )" D("2021-01-01T00:00:00Z") R"(, "unit": "week", "startOfWeek": "someday"}})",
+    {R"({"$dateDiff": {"startDate": )" D("2021-01-01T00:00:00Z") R"(, "endDate": )" D(
+         "2021-01-01T00:00:00Z") R"(, "unit": "week", "startOfWeek": "someday"}})",
      "{}", nullptr, 5439016,
      "$dateDiff parameter 'startOfWeek' value cannot be recognized as a day of a week: someday"},
-    {R"({"$dateDiff": {"startDate": )" D("2021-01-01T00:00:00Z") R"(, "endDate": )" D("2021-01-01T00:00:00Z") R"(, "unit": "day", "timezone": "Mars/Base"}})",
+    {R"({"$dateDiff": {"startDate": )" D("2021-01-01T00:00:00Z") R"(, "endDate": )" D(
+         "2021-01-01T00:00:00Z") R"(, "unit": "day", "timezone": "Mars/Base"}})",
      "{}", nullptr, 40485,
      "$dateDiff parameter 'timezone' value parsing failed :: caused by :: unrecognized time zone "
      "identifier: \"Mars/Base\""},
@@ -118,7 +154,8 @@ const Case kDateArithCases[] = {
     // $dateTrunc (docs: sales bins)
     {R"({"$dateTrunc": {"date": )" D("2021-03-20T11:30:05Z") R"(, "unit": "week"}})", "{}",
      R"({"r": )" D("2021-03-14T00:00:00Z") "}"},
-    {R"({"$dateTrunc": {"date": )" D("2021-03-20T11:30:05Z") R"(, "unit": "week", "startOfWeek": "Monday"}})",
+    {R"({"$dateTrunc": {"date": )" D(
+         "2021-03-20T11:30:05Z") R"(, "unit": "week", "startOfWeek": "Monday"}})",
      "{}", R"({"r": )" D("2021-03-15T00:00:00Z") "}"},
     {R"({"$dateTrunc": {"date": )" D("2020-05-18T14:10:30Z") R"(, "unit": "month", "binSize": 6}})",
      "{}", R"({"r": )" D("2020-01-01T00:00:00Z") "}"},
@@ -132,7 +169,8 @@ const Case kDateArithCases[] = {
      "{}", R"({"r": )" D("2020-01-01T00:00:00Z") "}"},
     {R"({"$dateTrunc": {"date": )" D("1999-12-31T11:30:05Z") R"(, "unit": "day", "binSize": 2}})",
      "{}", R"({"r": )" D("1999-12-30T00:00:00Z") "}"},
-    {R"({"$dateTrunc": {"date": )" D("2021-03-20T03:30:05Z") R"(, "unit": "day", "timezone": "America/New_York"}})",
+    {R"({"$dateTrunc": {"date": )" D(
+         "2021-03-20T03:30:05Z") R"(, "unit": "day", "timezone": "America/New_York"}})",
      "{}", R"({"r": )" D("2021-03-19T04:00:00Z") "}"},
     {R"({"$dateTrunc": {"date": null, "unit": "day"}})", "{}", R"({"r": null})"},
     {R"({"$dateTrunc": {"date": )" D("2021-03-20T03:30:05Z") R"(, "unit": "day", "binSize": 0}})",
@@ -192,8 +230,8 @@ const Case kDateArithCases[] = {
      R"({"r": )" D("2018-06-15T00:00:00Z") "}"},
     {R"({"$dateFromString": {"dateString": "15-06-2018", "format": "%d-%m-%Y"}})", "{}",
      R"({"r": )" D("2018-06-15T00:00:00Z") "}"},
-    {R"({"$dateFromString": {"dateString": "2017-02-09T03:35:02.055", "timezone": "+0530"}})",
-     "{}", R"({"r": )" D("2017-02-08T22:05:02.055Z") "}"},
+    {R"({"$dateFromString": {"dateString": "2017-02-09T03:35:02.055", "timezone": "+0530"}})", "{}",
+     R"({"r": )" D("2017-02-08T22:05:02.055Z") "}"},
     {R"({"$dateFromString": {"dateString": "2017-02-08T12:10:40.787Z"}})", "{}",
      R"({"r": )" D("2017-02-08T12:10:40.787Z") "}"},
     {R"({"$dateFromString": {"dateString": "2017-02-08 12:10:40 +02:00"}})", "{}",

@@ -10,7 +10,8 @@ namespace {
 
 // d: Sunday 2024-03-10T12:34:56.789Z, the day New York moves to daylight time (07:00Z);
 // n: Friday 2021-01-01, which belongs to ISO week 53 of 2020.
-#define DOC R"({"d": {"$date": "2024-03-10T12:34:56.789Z"}, "n": {"$date": "2021-01-01T00:00:00Z"}})"
+#define DOC \
+  R"({"d": {"$date": "2024-03-10T12:34:56.789Z"}, "n": {"$date": "2021-01-01T00:00:00Z"}})"
 
 const Case kDateCases[] = {
     // The date parts, in UTC

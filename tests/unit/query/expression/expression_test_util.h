@@ -122,7 +122,7 @@ inline void CheckCase(const Case& c) {
 
 // Declares the table-driven specification `Suite`: every Case of the array `cases` checked with
 // CheckCase. Use at namespace scope, after the table.
-#define CAIRN_EXPRESSION_CASES(Suite, cases)                                 \
-  class Suite : public ::testing::TestWithParam<::cairn::query::testing::Case> {}; \
+#define CAIRN_EXPRESSION_CASES(Suite, cases)                                                 \
+  class Suite : public ::testing::TestWithParam<::cairn::query::testing::Case> {};           \
   TEST_P(Suite, ShouldEvaluateAsMongoDB) { ::cairn::query::testing::CheckCase(GetParam()); } \
   INSTANTIATE_TEST_SUITE_P(Expression, Suite, ::testing::ValuesIn(cases))

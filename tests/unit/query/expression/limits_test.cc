@@ -14,9 +14,9 @@
 namespace cairn::query {
 namespace {
 
+using testing::Canonical;
 using testing::Evaluate;
 using testing::Evaluated;
-using testing::Canonical;
 
 // Evaluates `expr` against {s: <string of `n` copies of `c`>}.
 Evaluated OnString(const std::string& expr, size_t n, char c = 'a') {
@@ -46,8 +46,8 @@ TEST(ExpressionLimits, ShouldRefuseAStringDoubledPast64MiBBeforeBuildingIt) {
             "BufBuilder attempted to grow() to 134217728 bytes, past the 64MB limit.");
   EXPECT_LT(seconds, 10.0);
   // Exactly 64 MiB is allowed.
-  Evaluated fits = OnString(Reduce(6, R"("$s")", R"({"$concat": ["$$value", "$$value"]})"),
-                            1 << 20);
+  Evaluated fits =
+      OnString(Reduce(6, R"("$s")", R"({"$concat": ["$$value", "$$value"]})"), 1 << 20);
   EXPECT_TRUE(fits.status.ok()) << fits.status.ToString();
 }
 
@@ -62,28 +62,31 @@ TEST(ExpressionLimits, ShouldNotTurnAnOversizedConcatIntoNull) {
 
 TEST(ExpressionLimits, ShouldSizeReplaceAllBeforeBuildingIt) {
   // 1 MiB of "a", each replaced by 100 bytes: 100 MiB.
-  Evaluated got = OnString(
-      R"({"$replaceAll": {"input": "$s", "find": "a", "replacement": {"$concat": [)"
-      R"("0123456789012345678901234567890123456789012345678901234567890123456789",)"
-      R"("012345678901234567890123456789"]}}})",
-      1 << 20);
+  Evaluated got =
+      OnString(R"({"$replaceAll": {"input": "$s", "find": "a", "replacement": {"$concat": [)"
+               R"("0123456789012345678901234567890123456789012345678901234567890123456789",)"
+               R"("012345678901234567890123456789"]}}})",
+               1 << 20);
   ASSERT_FALSE(got.status.ok());
   EXPECT_EQ(got.status.code_number(), 13548);
-  Evaluated empty_find = OnString(
-      R"({"$replaceAll": {"input": "$s", "find": "", "replacement": "$s"}})", 16 << 10);
+  Evaluated empty_find =
+      OnString(R"({"$replaceAll": {"input": "$s", "find": "", "replacement": "$s"}})", 16 << 10);
   ASSERT_FALSE(empty_find.status.ok());
   EXPECT_EQ(empty_find.status.code_number(), 13548);
-  Evaluated ok = Evaluate(R"({"$replaceAll": {"input": "abcabc", "find": "b", "replacement": "XY"}})");
+  Evaluated ok =
+      Evaluate(R"({"$replaceAll": {"input": "abcabc", "find": "b", "replacement": "XY"}})");
   ASSERT_TRUE(ok.status.ok());
-  EXPECT_EQ(Canonical(ok.result.view()), Canonical(BsonDoc::FromJson(R"({"r": "aXYcaXYc"})").view()));
-  Evaluated one = Evaluate(R"({"$replaceOne": {"input": "abcabc", "find": "bc", "replacement": ""}})");
+  EXPECT_EQ(Canonical(ok.result.view()),
+            Canonical(BsonDoc::FromJson(R"({"r": "aXYcaXYc"})").view()));
+  Evaluated one =
+      Evaluate(R"({"$replaceOne": {"input": "abcabc", "find": "bc", "replacement": ""}})");
   EXPECT_EQ(Canonical(one.result.view()), Canonical(BsonDoc::FromJson(R"({"r": "aabc"})").view()));
 }
 
 TEST(ExpressionLimits, ShouldRefuseArraysPast64MiB) {
   // $concatArrays doubling an array of 1M int32s (~8.9 MB of BSON) past 64 MiB.
-  Evaluated got = Evaluate(Reduce(10, R"({"$range": [0, 1000000]})",
-                                  R"({"$concatArrays": ["$$value", "$$value"]})"));
+  Evaluated got = Evaluate(
+      Reduce(10, R"({"$range": [0, 1000000]})", R"({"$concatArrays": ["$$value", "$$value"]})"));
   ASSERT_FALSE(got.status.ok());
   EXPECT_EQ(got.status.code_number(), 13548);
 }
@@ -93,8 +96,7 @@ TEST(ExpressionLimits, ShouldRefuseValuesNestedPastMaxBsonDepth) {
       "cannot convert document to BSON because it exceeds the limit of 200 levels of nesting";
   // Wrapping $$value in an object 100,000 times stops at the 200th level, at once.
   Evaluated got;
-  double seconds =
-      SecondsOf([&] { got = Evaluate(Reduce(100000, "{}", R"({"a": "$$value"})")); });
+  double seconds = SecondsOf([&] { got = Evaluate(Reduce(100000, "{}", R"({"a": "$$value"})")); });
   ASSERT_FALSE(got.status.ok());
   EXPECT_EQ(got.status.code(), ErrorCode::kOverflow);
   EXPECT_EQ(got.status.reason(), overflow);
@@ -129,7 +131,8 @@ TEST(ExpressionLimits, ShouldFailTheRegexOperatorsOnAPcreMatchLimitError) {
   // The same pattern over a short run matches.
   Evaluated short_run = Evaluate(R"({"$regexMatch": {"input": "aaaa!c", "regex": "(a+)+$|c"}})");
   ASSERT_TRUE(short_run.status.ok());
-  EXPECT_EQ(Canonical(short_run.result.view()), Canonical(BsonDoc::FromJson(R"({"r": true})").view()));
+  EXPECT_EQ(Canonical(short_run.result.view()),
+            Canonical(BsonDoc::FromJson(R"({"r": true})").view()));
 }
 
 TEST(ExpressionLimits, ShouldFindAllEmptyMatchesOfALargeStringInLinearTime) {
@@ -139,8 +142,7 @@ TEST(ExpressionLimits, ShouldFindAllEmptyMatchesOfALargeStringInLinearTime) {
     got = OnString(R"({"$size": {"$regexFindAll": {"input": "$s", "regex": ""}}})", 1'000'000);
   });
   ASSERT_TRUE(got.status.ok()) << got.status.ToString();
-  EXPECT_EQ(Canonical(got.result.view()),
-            Canonical(BsonDoc::FromJson(R"({"r": 1000001})").view()));
+  EXPECT_EQ(Canonical(got.result.view()), Canonical(BsonDoc::FromJson(R"({"r": 1000001})").view()));
   EXPECT_LT(seconds, 20.0);
 }
 

@@ -9,10 +9,12 @@ namespace cairn::query::testing {
 namespace {
 
 const Case kRegexCases[] = {
-    {R"j({"$regexMatch": {"input": "Hello", "regex": "^h", "options": "i"}})j", "{}", R"j({"r": true})j"},
+    {R"j({"$regexMatch": {"input": "Hello", "regex": "^h", "options": "i"}})j", "{}",
+     R"j({"r": true})j"},
     {R"j({"$regexMatch": {"input": "Hello", "regex": "^h"}})j", "{}", R"j({"r": false})j"},
     {R"j({"$regexMatch": {"input": "ABC", "regex": {"$regularExpression": {"pattern": "b",
-         "options": "i"}}}})j", "{}", R"j({"r": true})j"},
+         "options": "i"}}}})j",
+     "{}", R"j({"r": true})j"},
     {R"j({"$regexMatch": {"input": null, "regex": "a"}})j", "{}", R"j({"r": false})j"},
     {R"j({"$regexMatch": {"input": "a", "regex": "$missing"}})j", "{}", R"j({"r": false})j"},
     {R"j({"$regexMatch": {"input": "$s", "regex": "$p"}})j", R"j({"s": "xay", "p": "a"})j",
@@ -49,7 +51,8 @@ const Case kRegexCases[] = {
     {R"j({"$regexMatch": {"input": "a", "regex": "a", "options": 1}})j", "{}", nullptr, 51106,
      "$regexMatch needs 'options' to be of type string"},
     {R"j({"$regexMatch": {"input": "a", "regex": {"$regularExpression": {"pattern": "a",
-         "options": "i"}}, "options": "m"}})j", "{}", nullptr, 51107,
+         "options": "i"}}, "options": "m"}})j",
+     "{}", nullptr, 51107,
      "$regexMatch found regex option(s) specified in both 'regex' and 'option' fields"},
     {R"j({"$regexMatch": {"input": "a", "regex": "("}})j", "{}", nullptr, 51111},
     {R"j({"$regexMatch": {"input": "a", "regex": "a", "options": "z"}})j", "{}", nullptr, 51108},

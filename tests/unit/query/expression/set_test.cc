@@ -10,7 +10,8 @@ namespace {
 const Case kSetCases[] = {
     {R"({"$setEquals": [[1, 2, 2], [2, 1.0]]})", "{}", R"({"r": true})"},
     {R"({"$setEquals": [[1, 2], [1]]})", "{}", R"({"r": false})"},
-    {R"({"$setEquals": [[1]]})", "{}", nullptr, 17045, "$setEquals needs at least two arguments had: 1"},
+    {R"({"$setEquals": [[1]]})", "{}", nullptr, 17045,
+     "$setEquals needs at least two arguments had: 1"},
     {R"({"$setEquals": [[1], "$missing"]})", "{}", nullptr, 17044,
      "All operands of $setEquals must be arrays. 2-th argument is of type: missing"},
     {R"({"$setEquals": [[1], 5]})", "{}", nullptr, 5887502},

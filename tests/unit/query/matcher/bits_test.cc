@@ -46,8 +46,7 @@ const MatchCase kValues[] = {
     {R"({"a": {"$bitsAllSet": [0, 63, 100]}})", R"({"a": -1})", true},
     {R"({"a": {"$bitsAllClear": [100]}})", R"({"a": -1})", false},
     {R"({"a": {"$bitsAllClear": [100]}})", R"({"a": 1})", true},
-    {R"({"a": {"$bitsAllSet": [63]}})", R"({"a": {"$numberLong": "-9223372036854775808"}})",
-     true},
+    {R"({"a": {"$bitsAllSet": [63]}})", R"({"a": {"$numberLong": "-9223372036854775808"}})", true},
     {R"({"a": {"$bitsAllSet": [40]}})", R"({"a": {"$numberLong": "1099511627776"}})", true},
     {R"({"a": {"$bitsAllSet": [1, 5]}})", R"({"a": {"$numberDecimal": "54"}})", true},
     {R"({"a": {"$bitsAllSet": [1, 5]}})", R"({"a": 54.0})", true},
@@ -95,9 +94,7 @@ INSTANTIATE_TEST_SUITE_P(Values, BitsSpec, ::testing::ValuesIn(kValues));
 #undef BIN
 
 class BitsErrors : public ::testing::TestWithParam<ErrorCase> {};
-TEST_P(BitsErrors, ShouldRejectWithMongoDBCodeAndMessage) {
-  testing::ExpectParseError(GetParam());
-}
+TEST_P(BitsErrors, ShouldRejectWithMongoDBCodeAndMessage) { testing::ExpectParseError(GetParam()); }
 
 constexpr ErrorCode kBadValue = ErrorCode::kBadValue;
 constexpr ErrorCode kFailedToParse = ErrorCode::kFailedToParse;

@@ -70,8 +70,8 @@ const DetailsCase kDetailsCases[] = {
            {"propertyName": "year", "details": [
              {"operatorName": "minimum", "specifiedAs": {"minimum": 2017},
               "reason": "comparison failed", "consideredValue": 2000}]}]}]})"},
-    {"SchemaRequiredListsMissingPropertiesSorted", R"({"$jsonSchema": {"required": ["b", "a", "_id"]}})",
-     R"({"_id": 1})",
+    {"SchemaRequiredListsMissingPropertiesSorted",
+     R"({"$jsonSchema": {"required": ["b", "a", "_id"]}})", R"({"_id": 1})",
      R"({"operatorName": "$jsonSchema", "schemaRulesNotSatisfied": [
          {"operatorName": "required", "specifiedAs": {"required": ["b", "a", "_id"]},
           "missingProperties": ["a", "b"]}]})"},
@@ -96,8 +96,8 @@ const DetailsCase kDetailsCases[] = {
              {"operatorName": "maxLength", "specifiedAs": {"maxLength": 2},
               "reason": "specified string length was not satisfied",
               "consideredValue": "yyy"}]}]}]})"},
-    {"SchemaAndQueryOperatorsTogether",
-     R"({"$jsonSchema": {"required": ["a"]}, "b": {"$gte": 1}})", R"({"_id": 1, "a": 1, "b": 0})",
+    {"SchemaAndQueryOperatorsTogether", R"({"$jsonSchema": {"required": ["a"]}, "b": {"$gte": 1}})",
+     R"({"_id": 1, "a": 1, "b": 0})",
      R"({"operatorName": "$and", "clausesNotSatisfied": [
          {"index": 1, "details": {"operatorName": "$gte", "specifiedAs": {"b": {"$gte": 1}},
                                   "reason": "comparison failed", "consideredValue": 0}}]})"},
@@ -123,8 +123,8 @@ TEST_P(ValidationDetailsTest, ShouldExplainAsMongoDB) {
   const DetailsCase& c = GetParam();
   BsonDoc validator = BsonDoc::FromJson(c.validator);
   BsonDoc document = BsonDoc::FromJson(c.document);
-  auto parsed = DocumentValidator::Make(validator.view(), ValidationLevel::kStrict,
-                                        ValidationAction::kError);
+  auto parsed =
+      DocumentValidator::Make(validator.view(), ValidationLevel::kStrict, ValidationAction::kError);
   ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
   ASSERT_FALSE(*(*parsed)->Matches(document.view()));
   EXPECT_EQ(Canonical((*parsed)->ExplainFailure(document.view()).view()),
@@ -136,8 +136,8 @@ INSTANTIATE_TEST_SUITE_P(Validators, ValidationDetailsTest, ::testing::ValuesIn(
 
 TEST(DocumentValidatorTest, ShouldAnswerDocumentValidationFailureWithErrInfo) {
   BsonDoc validator = BsonDoc::FromJson(R"({"a": {"$gt": 5}})");
-  auto parsed = DocumentValidator::Make(validator.view(), ValidationLevel::kStrict,
-                                        ValidationAction::kError);
+  auto parsed =
+      DocumentValidator::Make(validator.view(), ValidationLevel::kStrict, ValidationAction::kError);
   ASSERT_TRUE(parsed.ok());
   BsonDoc doc = BsonDoc::FromJson(R"({"_id": 7, "a": 1})");
   Status status = (*parsed)->FailureStatus(doc.view());
@@ -194,8 +194,8 @@ TEST(DocumentValidatorTest, ShouldApplyNoValidatorWhenOffOrEmpty) {
       BsonDoc::FromJson(R"({"validator": {"a": 1}, "validationLevel": "off"})").view());
   ASSERT_TRUE(off.ok());
   EXPECT_EQ(*off, nullptr);
-  auto empty = DocumentValidator::FromCollectionOptions(
-      BsonDoc::FromJson(R"({"validator": {}})").view());
+  auto empty =
+      DocumentValidator::FromCollectionOptions(BsonDoc::FromJson(R"({"validator": {}})").view());
   ASSERT_TRUE(empty.ok());
   EXPECT_EQ(*empty, nullptr);
   auto warn = DocumentValidator::FromCollectionOptions(

@@ -2,9 +2,9 @@
 // Matcher::Matches with its own code and message wherever it stands ($and, $or, $nor, beside
 // path clauses, with positional details), and neither $or nor $nor nor $not turns it into a
 // match. The same holds for a regular expression PCRE2 stops with an error (its match limit; a
-// subject that is not UTF-8 merely does not match, as in mongod): 51156 "Error occurred while executing the regular expression in
-// $regex. Result code: <PCRE2's message>" from $regex, regexes in $in/$nin/$all/$not,
-// $elemMatch holding them, and $jsonSchema's pattern and patternProperties.
+// subject that is not UTF-8 merely does not match, as in mongod): 51156 "Error occurred while
+// executing the regular expression in $regex. Result code: <PCRE2's message>" from $regex, regexes
+// in $in/$nin/$all/$not, $elemMatch holding them, and $jsonSchema's pattern and patternProperties.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -44,18 +44,17 @@ TEST(MatchErrors, ShouldFailWithTheExprErrorWhereverItStands) {
   ExpectDivideError(R"({"$or": [{"$expr": {"$divide": [1, "$z"]}}, {"a": 1}]})", doc);
   ExpectDivideError(R"({"$or": [{"a": 2}, {"$expr": {"$divide": [1, "$z"]}}]})", doc);
   ExpectDivideError(R"({"$nor": [{"$expr": {"$divide": [1, "$z"]}}, {"a": 2}]})", doc);
-  ExpectDivideError(R"({"$nor": [{"$or": [{"a": 5}, {"$expr": {"$divide": [1, "$z"]}}]}]})",
-                    doc);
+  ExpectDivideError(R"({"$nor": [{"$or": [{"a": 5}, {"$expr": {"$divide": [1, "$z"]}}]}]})", doc);
 }
 
 TEST(MatchErrors, ShouldShortCircuitAsMongoDB) {
   // A clause decided before the erring one is reached: no error.
-  Result<bool> or_first = Match(R"({"$or": [{"a": 1}, {"$expr": {"$divide": [1, "$z"]}}]})",
-                                R"({"a": 1, "z": 0})");
+  Result<bool> or_first =
+      Match(R"({"$or": [{"a": 1}, {"$expr": {"$divide": [1, "$z"]}}]})", R"({"a": 1, "z": 0})");
   ASSERT_TRUE(or_first.ok());
   EXPECT_TRUE(*or_first);
-  Result<bool> and_first = Match(R"({"$and": [{"a": 2}, {"$expr": {"$divide": [1, "$z"]}}]})",
-                                 R"({"a": 1, "z": 0})");
+  Result<bool> and_first =
+      Match(R"({"$and": [{"a": 2}, {"$expr": {"$divide": [1, "$z"]}}]})", R"({"a": 1, "z": 0})");
   ASSERT_TRUE(and_first.ok());
   EXPECT_FALSE(*and_first);
   // The same filter on a document where the expression evaluates.
@@ -82,8 +81,8 @@ TEST(MatchErrors, ShouldFailThePositionalMatchToo) {
 
 TEST(MatchErrors, ShouldFailAValidatorCheckWithTheExprError) {
   BsonDoc validator = BsonDoc::FromJson(R"({"$expr": {"$divide": [1, "$z"]}})");
-  auto parsed = DocumentValidator::Make(validator.view(), ValidationLevel::kStrict,
-                                        ValidationAction::kError);
+  auto parsed =
+      DocumentValidator::Make(validator.view(), ValidationLevel::kStrict, ValidationAction::kError);
   ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
   BsonDoc valid = BsonDoc::FromJson(R"({"z": 2})");
   ASSERT_TRUE((*parsed)->Matches(valid.view()).ok());
@@ -196,30 +195,29 @@ TEST(MatchErrors, ShouldFailRegexesReachedThroughArraysAndElemMatch) {
       R"({"a": [{"s": "S", "t": 1}]})");
   ExpectMatchLimitError(R"({"a": {"$all": [{"$elemMatch": {"$regex_": "P"}}]}})",
                         R"({"a": ["S"]})");
-  ExpectMatchLimitError(
-      R"({"$jsonSchema": {"properties": {"a": {"items": {"pattern": "P"}}}}})",
-      R"({"a": ["c", "S"]})");
+  ExpectMatchLimitError(R"({"$jsonSchema": {"properties": {"a": {"items": {"pattern": "P"}}}}})",
+                        R"({"a": ["c", "S"]})");
 }
 
 TEST(MatchErrors, ShouldShortCircuitRegexErrorsAsMongoDB) {
   // Decided before the regex is searched: no error.
-  for (auto [filter, matches] : {std::pair<const char*, bool>{R"({"$or": [{"t": 1}, {"s": RE}]})",
-                                                              true},
-                                 {R"({"$and": [{"t": 2}, {"s": RE}]})", false},
-                                 {R"({"t": 2, "s": RE})", false},
-                                 {R"({"s": {"$in": ["S", RE]}})", true},
-                                 {R"({"u": RE})", false},
-                                 {R"({"t": RE})", false}}) {
+  for (auto [filter, matches] :
+       {std::pair<const char*, bool>{R"({"$or": [{"t": 1}, {"s": RE}]})", true},
+        {R"({"$and": [{"t": 2}, {"s": RE}]})", false},
+        {R"({"t": 2, "s": RE})", false},
+        {R"({"s": {"$in": ["S", RE]}})", true},
+        {R"({"u": RE})", false},
+        {R"({"t": RE})", false}}) {
     Result<bool> got = FilledMatch(WithRegexValue(filter).c_str(), R"({"s": "S", "t": 1})");
     ASSERT_TRUE(got.ok()) << filter << ": " << got.status().ToString();
     EXPECT_EQ(*got, matches) << filter;
   }
   // A short run is searched to the end: every form matches "c" (or, negated, does not).
-  for (auto [filter, matches] : {std::pair<const char*, bool>{R"({"s": RE})", true},
-                                 {R"({"s": {"$nin": [RE]}})", false},
-                                 {R"({"s": {"$not": RE}})", false},
-                                 {R"({"$jsonSchema": {"properties": {"s": {"pattern": "P"}}}})",
-                                  true}}) {
+  for (auto [filter, matches] :
+       {std::pair<const char*, bool>{R"({"s": RE})", true},
+        {R"({"s": {"$nin": [RE]}})", false},
+        {R"({"s": {"$not": RE}})", false},
+        {R"({"$jsonSchema": {"properties": {"s": {"pattern": "P"}}}})", true}}) {
     Result<bool> got = FilledMatch(WithRegexValue(filter).c_str(), R"({"s": "aaaa!c"})");
     ASSERT_TRUE(got.ok()) << filter << ": " << got.status().ToString();
     EXPECT_EQ(*got, matches) << filter;

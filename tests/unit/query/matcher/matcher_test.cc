@@ -58,8 +58,8 @@ const MatchCase kEquality[] = {
     {R"({"a": {"$eq": 5}})", R"({"a": [4, 5]})", true},
     {R"({"a": "x"})", R"({"a": {"$symbol": "x"}})", true},
     {R"({"a": {"$numberDouble": "NaN"}})", R"({"a": {"$numberDouble": "NaN"}})", true},
-    {R"({"a": {"$date": "2020-01-01T00:00:00Z"}})",
-     R"({"a": {"$date": "2020-01-01T00:00:00Z"}})", true},
+    {R"({"a": {"$date": "2020-01-01T00:00:00Z"}})", R"({"a": {"$date": "2020-01-01T00:00:00Z"}})",
+     true},
     {R"({"a": {"$oid": "5f1b0c0e0000000000000001"}})",
      R"({"a": {"$oid": "5f1b0c0e0000000000000001"}})", true},
     {R"({"a": true})", R"({"a": 1})", false},
@@ -324,7 +324,8 @@ const ErrorCase kErrors[] = {
     {R"({"a": {"$lt": {"$undefined": true}}})", kBadValue, "cannot compare to undefined"},
     {R"({"a": {"$size": -1}})", kBadValue,
      "Failed to parse $size. Expected a non-negative number in: $size: -1"},
-    {R"({"a": {"$size": 2.5}})", kBadValue, "Failed to parse $size. Expected an integer: $size: 2.5"},
+    {R"({"a": {"$size": 2.5}})", kBadValue,
+     "Failed to parse $size. Expected an integer: $size: 2.5"},
     {R"({"a": {"$size": "x"}})", kBadValue,
      "Failed to parse $size. Expected a number in: $size: \"x\""},
     {R"({"a": {"$size": {"$numberDouble": "NaN"}}})", kBadValue,
@@ -337,7 +338,8 @@ const ErrorCase kErrors[] = {
     {R"({"a": {"$elemMatch": {"$gt": 1, "b": 1}}})", kBadValue, "unknown operator: b"},
     {R"({"a": {"$type_": "foo"}})", kBadValue, "Unknown type name alias: foo"},
     {R"({"a": {"$type_": {"$numberInt": "100"}}})", kBadValue, "Invalid numerical type code: 100"},
-    {R"({"a": {"$type_": {"$numberDouble": "1.5"}}})", kBadValue, "Invalid numerical type code: 1.5"},
+    {R"({"a": {"$type_": {"$numberDouble": "1.5"}}})", kBadValue,
+     "Invalid numerical type code: 1.5"},
     {R"({"a": {"$type_": {}}})", ErrorCode::kTypeMismatch,
      "type must be represented as a number or a string"},
     {R"({"a": {"$type_": 0}})", kBadValue,
@@ -358,7 +360,8 @@ const ErrorCase kErrors[] = {
     {R"({"a": {"$mod": [1, 1e30]}})", kBadValue,
      "malformed mod, remainder value is invalid :: caused by :: Out of bounds coercing to "
      "integral value"},
-    {R"({"$alwaysTrue": 2})", ErrorCode::kFailedToParse, "$alwaysTrue must be an integer value of 1"},
+    {R"({"$alwaysTrue": 2})", ErrorCode::kFailedToParse,
+     "$alwaysTrue must be an integer value of 1"},
 };
 INSTANTIATE_TEST_SUITE_P(ParseErrors, MatcherErrors, ::testing::ValuesIn(kErrors));
 
@@ -401,7 +404,8 @@ TEST(Matcher, ShouldOwnACopyOfTheFilter) {
   ASSERT_TRUE(matcher.ok());
   BsonDoc doc = BsonDoc::FromJson(R"({"a": 2, "b": "x"})");
   EXPECT_TRUE(*matcher->Matches(doc.view()));
-  EXPECT_EQ(matcher->filter().ToJson(), BsonDoc::FromJson(R"({"a": {"$in": [1, 2]}, "b": "x"})").ToJson());
+  EXPECT_EQ(matcher->filter().ToJson(),
+            BsonDoc::FromJson(R"({"a": {"$in": [1, 2]}, "b": "x"})").ToJson());
   Matcher copy = *matcher;  // copies share the parsed tree
   EXPECT_TRUE(*copy.Matches(doc.view()));
 }

@@ -16,9 +16,11 @@ Result<const TextMatchExpression*> Clause(const Matcher& matcher) {
 }
 
 TEST(TextExpression, ShouldKeepItsArgumentsAndLeaveTheDecisionToTheTextSearch) {
-  Result<Matcher> matcher = Matcher::Parse(BsonDoc::FromJson(
-      R"({"$text": {"$search": "tea -cake", "$language": "es", "$caseSensitive": true},
-          "a": 1})").view());
+  Result<Matcher> matcher = Matcher::Parse(
+      BsonDoc::FromJson(
+          R"({"$text": {"$search": "tea -cake", "$language": "es", "$caseSensitive": true},
+          "a": 1})")
+          .view());
   ASSERT_TRUE(matcher.ok()) << matcher.status().reason();
   Result<const TextMatchExpression*> text = Clause(*matcher);
   ASSERT_TRUE(text.ok());

@@ -83,7 +83,8 @@ TEST(AccumulatorN, ShouldComputeNFromTheGroupKeyFields) {
           "n": {"$cond": {"if": {"$eq": ["$gameId", "G2"]}, "then": 1, "else": 3}},
           "sortBy": {"score": -1}}}}}])",
       kGameScores,
-      {R"({"_id": {"gameId": "G1"}, "r": [99, 33, 31]})", R"({"_id": {"gameId": "G2"}, "r": [80]})"});
+      {R"({"_id": {"gameId": "G1"}, "r": [99, 33, 31]})",
+       R"({"_id": {"gameId": "G2"}, "r": [80]})"});
 }
 
 TEST(AccumulatorN, FirstNShouldKeepNullsAndTurnMissingIntoNull) {
@@ -117,12 +118,12 @@ TEST(AccumulatorN, TopNShouldSortByEveryKey) {
 }
 
 TEST(AccumulatorN, ShouldComputeStandardDeviations) {
-  ExpectOutput(R"([{"$group": {"_id": null, "pop": {"$stdDevPop": "$x"},
+  ExpectOutput(
+      R"([{"$group": {"_id": null, "pop": {"$stdDevPop": "$x"},
                    "samp": {"$stdDevSamp": "$x"}}}])",
-               {R"({"x": 2})", R"({"x": 4})", R"({"x": 4})", R"({"x": 4})", R"({"x": 5})",
-                R"({"x": 5})", R"({"x": {"$numberLong": "7"}})", R"({"x": 9.0})", R"({"x": "a"})",
-                R"({})"},
-               {R"({"_id": null, "pop": 2.0, "samp": 2.138089935299395})"});
+      {R"({"x": 2})", R"({"x": 4})", R"({"x": 4})", R"({"x": 4})", R"({"x": 5})", R"({"x": 5})",
+       R"({"x": {"$numberLong": "7"}})", R"({"x": 9.0})", R"({"x": "a"})", R"({})"},
+      {R"({"_id": null, "pop": 2.0, "samp": 2.138089935299395})"});
 }
 
 TEST(AccumulatorN, StandardDeviationsShouldBeNullWithoutEnoughNumbers) {

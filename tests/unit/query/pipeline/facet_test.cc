@@ -51,8 +51,7 @@ TEST(FacetStage, ShouldRunEachSubPipelineOverTheWholeInput) {
                            "default": "Other",
                            "output": {"count": {"$sum": 1}, "titles": {"$push": "$title"}}}}],
             "categorizedByYears(Auto)": [{"$bucketAuto": {"groupBy": "$year", "buckets": 4}}]}}])j",
-      kArtwork,
-      {R"j({"categorizedByTags": [{"_id": "painting", "count": 6},
+      kArtwork, {R"j({"categorizedByTags": [{"_id": "painting", "count": 6},
                                  {"_id": "oil", "count": 4}],
            "categorizedByPrice": [
              {"_id": 0, "count": 2, "titles": ["Dancer", "Blue Flower"]},
@@ -103,9 +102,8 @@ TEST(FacetStage, ShouldFailPast16MiBOfOutput) {
   ExpectError(R"([{"$facet": {"a": [{"$match": {}}], "b": [{"$match": {}}]}}])", docs, 10334,
               "BSONObj size: 17826085 (0x1100125) is invalid. Size must be between 0 and "
               "16793600(16MB)");
-  Result<std::vector<std::string>> out =
-      RunPipeline(R"([{"$facet": {"a": [{"$match": {}}]}}, {"$project": {"n": {"$size": "$a"}}}])",
-                  docs);
+  Result<std::vector<std::string>> out = RunPipeline(
+      R"([{"$facet": {"a": [{"$match": {}}]}}, {"$project": {"n": {"$size": "$a"}}}])", docs);
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_EQ(*out, C(std::vector<std::string>{R"({"n": 9})"}));
 }
@@ -166,8 +164,7 @@ INSTANTIATE_TEST_SUITE_P(
                    "$facet pipeline names must follow the naming rules of field path "
                    "expressions. :: caused by :: FieldPath field names may not be empty "
                    "strings."},
-        FacetError{R"([{"$facet": {"a": []}}])", 2,
-                   "sub-pipeline in $facet stage cannot be empty"},
+        FacetError{R"([{"$facet": {"a": []}}])", 2, "sub-pipeline in $facet stage cannot be empty"},
         FacetError{R"([{"$facet": {"a": [{"$out": "x"}]}}])", 40600,
                    "$out is not allowed to be used within a $facet stage"},
         FacetError{R"([{"$facet": {"a": [{"$merge": "x"}]}}])", 40600,

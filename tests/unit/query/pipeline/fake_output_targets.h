@@ -129,9 +129,8 @@ class FakeTargets final : public OutputTargets {
     }
     return Status::OK();
   }
-  Result<std::unique_ptr<MergeSink>> OpenMerge(
-      std::string_view db, std::string_view coll,
-      const std::vector<std::string>& on_fields) override {
+  Result<std::unique_ptr<MergeSink>> OpenMerge(std::string_view db, std::string_view coll,
+                                               const std::vector<std::string>& on_fields) override {
     CAIRN_RETURN_IF_ERROR(CheckMerge(db, coll, on_fields));
     std::string ns = std::string(db) + "." + std::string(coll);
     const auto& unique = store_->unique_indexes[ns];

@@ -86,10 +86,14 @@ TEST(Group, ShouldGroupMissingAndNullAsNull) {
 
 TEST(Group, ShouldGroupByConstants) {
   const std::vector<std::string> docs = {R"({"a": 1})", R"({"a": 2})"};
-  ExpectOutput(R"([{"$group": {"_id": null, "n": {"$sum": 1}}}])", docs, {R"({"_id": null, "n": 2})"});
-  ExpectOutput(R"([{"$group": {"_id": "all", "n": {"$sum": 1}}}])", docs, {R"({"_id": "all", "n": 2})"});
-  ExpectOutput(R"([{"$group": {"_id": true, "n": {"$sum": 1}}}])", docs, {R"({"_id": true, "n": 2})"});
-  ExpectOutput(R"([{"$group": {"_id": 1.5, "n": {"$sum": 1}}}])", docs, {R"({"_id": 1.5, "n": 2})"});
+  ExpectOutput(R"([{"$group": {"_id": null, "n": {"$sum": 1}}}])", docs,
+               {R"({"_id": null, "n": 2})"});
+  ExpectOutput(R"([{"$group": {"_id": "all", "n": {"$sum": 1}}}])", docs,
+               {R"({"_id": "all", "n": 2})"});
+  ExpectOutput(R"([{"$group": {"_id": true, "n": {"$sum": 1}}}])", docs,
+               {R"({"_id": true, "n": 2})"});
+  ExpectOutput(R"([{"$group": {"_id": 1.5, "n": {"$sum": 1}}}])", docs,
+               {R"({"_id": 1.5, "n": 2})"});
   ExpectOutput(R"([{"$group": {"_id": {}, "n": {"$sum": 1}}}])", docs, {R"({"_id": {}, "n": 2})"});
   ExpectOutput(R"([{"$group": {"_id": {"$literal": "$a"}, "n": {"$sum": 1}}}])", docs,
                {R"({"_id": "$a", "n": 2})"});
@@ -99,18 +103,18 @@ TEST(Group, ShouldEvaluateFieldPathsThroughDocumentsAndArrays) {
   ExpectOutput(R"([{"$group": {"_id": "$a.b", "n": {"$sum": 1}}}])",
                {R"({"a": {"b": "x"}})", R"({"a": [{"b": 1}, {"c": 2}, 5, {"b": [3]}]})",
                 R"({"a": 5})", R"({"a": []})"},
-               {R"({"_id": "x", "n": 1})", R"({"_id": [1, [3]], "n": 1})", R"({"_id": null, "n": 1})",
-                R"({"_id": [], "n": 1})"});
+               {R"({"_id": "x", "n": 1})", R"({"_id": [1, [3]], "n": 1})",
+                R"({"_id": null, "n": 1})", R"({"_id": [], "n": 1})"});
 }
 
 TEST(Group, ShouldGroupByAndAccumulateExpressions) {
   const std::vector<std::string> docs = {R"({"a": 1, "b": "x", "v": 2})",
                                          R"({"a": 2, "b": "x", "v": 3})",
                                          R"({"a": 1, "b": "y", "v": 4})"};
-  ExpectOutput(R"([{"$group": {"_id": {"a": "$a", "b": "$b"}, "n": {"$sum": {"$add": ["$v", 1]}}}}])",
-               docs,
-               {R"({"_id": {"a": 1, "b": "x"}, "n": 3})", R"({"_id": {"a": 2, "b": "x"}, "n": 4})",
-                R"({"_id": {"a": 1, "b": "y"}, "n": 5})"});
+  ExpectOutput(
+      R"([{"$group": {"_id": {"a": "$a", "b": "$b"}, "n": {"$sum": {"$add": ["$v", 1]}}}}])", docs,
+      {R"({"_id": {"a": 1, "b": "x"}, "n": 3})", R"({"_id": {"a": 2, "b": "x"}, "n": 4})",
+       R"({"_id": {"a": 1, "b": "y"}, "n": 5})"});
   ExpectOutput(R"([{"$group": {"_id": {"$toUpper": "$b"}, "all": {"$push": "$$CURRENT.v"}}}])",
                docs, {R"({"_id": "X", "all": [2, 3]})", R"({"_id": "Y", "all": [4]})"});
   ExpectOutput(R"([{"$group": {"_id": ["$b"], "n": {"$count": {}}}}])", docs,
@@ -148,7 +152,9 @@ struct NumericCase {
   const char* expected;             // the "r" of the single output, relaxed JSON
 };
 
-void PrintTo(const NumericCase& c, std::ostream* os) { *os << c.accumulator << " → " << c.expected; }
+void PrintTo(const NumericCase& c, std::ostream* os) {
+  *os << c.accumulator << " → " << c.expected;
+}
 
 class GroupNumeric : public ::testing::TestWithParam<NumericCase> {};
 
@@ -168,13 +174,16 @@ const NumericCase kNumericCases[] = {
     {R"({"$sum": "$v"})", {"2147483647", "1", "-1"}, "2147483647"},
     {R"({"$sum": "$v"})", {R"({"$numberLong": "1"})", "2"}, R"({"$numberLong": "3"})"},
     // Leaving int64's range gives a double.
-    {R"({"$sum": "$v"})", {R"({"$numberLong": "9223372036854775807"})", "1"},
+    {R"({"$sum": "$v"})",
+     {R"({"$numberLong": "9223372036854775807"})", "1"},
      "9223372036854775808.0"},
-    {R"({"$sum": "$v"})", {R"({"$numberLong": "-9223372036854775808"})", "-1"},
+    {R"({"$sum": "$v"})",
+     {R"({"$numberLong": "-9223372036854775808"})", "-1"},
      "-9223372036854775808.0"},
     // Any double makes a double; the sum is compensated (ten 0.1 are exactly 1).
     {R"({"$sum": "$v"})", {"1", "2.5"}, "3.5"},
-    {R"({"$sum": "$v"})", {"0.1", "0.1", "0.1", "0.1", "0.1", "0.1", "0.1", "0.1", "0.1", "0.1"},
+    {R"({"$sum": "$v"})",
+     {"0.1", "0.1", "0.1", "0.1", "0.1", "0.1", "0.1", "0.1", "0.1", "0.1"},
      "1.0"},
     // Non-numbers and missing values are ignored; nothing numeric sums to int32 0.
     {R"({"$sum": "$v"})", {"1", "\"7\"", "null", "", "[1, 2]", "true"}, "1"},
@@ -196,8 +205,8 @@ const NumericCase kNumericCases[] = {
 INSTANTIATE_TEST_SUITE_P(Group, GroupNumeric, ::testing::ValuesIn(kNumericCases));
 
 TEST(Group, ShouldTakeMinAndMaxByValueIgnoringNullAndMissing) {
-  const std::vector<std::string> docs = {R"({"v": 3})", R"({"v": null})", R"({})",
-                                         R"({"v": 1.5})", R"({"v": "b"})", R"({"v": 10})"};
+  const std::vector<std::string> docs = {R"({"v": 3})",   R"({"v": null})", R"({})",
+                                         R"({"v": 1.5})", R"({"v": "b"})",  R"({"v": 10})"};
   ExpectOutput(R"([{"$group": {"_id": 0, "lo": {"$min": "$v"}, "hi": {"$max": "$v"}}}])", docs,
                {R"({"_id": 0, "lo": 1.5, "hi": "b"})"});
   ExpectOutput(R"([{"$group": {"_id": 0, "lo": {"$min": "$v"}, "hi": {"$max": "$v"}}}])",
@@ -225,10 +234,10 @@ TEST(Group, ShouldPushEveryPresentValueAndAddEachDistinctValueOnce) {
 }
 
 TEST(Group, ShouldSumAndAverageDecimalsExactly) {
-  ExpectOutput(R"([{"$group": {"_id": 0, "s": {"$sum": "$v"}, "a": {"$avg": "$v"}}}])",
-               {R"({"v": {"$numberDecimal": "0.1"}})", R"({"v": {"$numberDecimal": "0.2"}})",
-                R"({"v": 3})"},
-               {R"({"_id": 0, "s": {"$numberDecimal": "3.3"}, "a": {"$numberDecimal": "1.1"}})"});
+  ExpectOutput(
+      R"([{"$group": {"_id": 0, "s": {"$sum": "$v"}, "a": {"$avg": "$v"}}}])",
+      {R"({"v": {"$numberDecimal": "0.1"}})", R"({"v": {"$numberDecimal": "0.2"}})", R"({"v": 3})"},
+      {R"({"_id": 0, "s": {"$numberDecimal": "3.3"}, "a": {"$numberDecimal": "1.1"}})"});
 }
 
 TEST(Group, ShouldFailPastTheMemoryLimitWithoutDiskUse) {

@@ -40,7 +40,7 @@ TEST(SortByCountStage, ShouldRejectWhatIsNotAPathOrAnExpression) {
 }
 
 TEST(BucketStage, ShouldGroupByBoundaryRangesSortedByLowerBound) {
-  const std::vector<std::string> docs = {R"({"p": 5})", R"({"p": 25})", R"({"p": 12})",
+  const std::vector<std::string> docs = {R"({"p": 5})",  R"({"p": 25})", R"({"p": 12})",
                                          R"({"p": 10})", R"({"p": 99})", R"({"q": 1})"};
   ExpectOutput(R"([{"$bucket": {"groupBy": "$p", "boundaries": [0, 10, 20, 30],
                                 "default": "other"}}])",
@@ -74,8 +74,7 @@ TEST(BucketStage, ShouldAnswerMongoDBsErrors) {
               "in ascending order (5 is not less than 1).");
   ExpectError(R"([{"$bucket": {"groupBy": "$p", "boundaries": [0, 10], "default": 5}}])", {},
               40199);
-  ExpectError(R"([{"$bucket": {"groupBy": "$p", "boundaries": [0, 10], "output": 1}}])", {},
-              40196);
+  ExpectError(R"([{"$bucket": {"groupBy": "$p", "boundaries": [0, 10], "output": 1}}])", {}, 40196);
   ExpectError(R"([{"$bucket": {"groupBy": "$p", "boundaries": [0, 10], "x": 1}}])", {}, 40197,
               "Unrecognized option to $bucket: x.");
 }

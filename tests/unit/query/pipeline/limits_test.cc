@@ -60,8 +60,9 @@ TEST(PipelineLimits, ShouldRefuseSubPipelinesNestedPast20) {
   ExpectError(NestedUnions(21), {}, 232, reason);
   // A localField/foreignField $lookup counts as a level too (MongoDB copies its context).
   std::string mixed = NestedLookups(20);
-  mixed.replace(mixed.find("[]"), 2,
-                R"([{"$lookup": {"from": "c", "as": "y", "localField": "a", "foreignField": "b"}}])");
+  mixed.replace(
+      mixed.find("[]"), 2,
+      R"([{"$lookup": {"from": "c", "as": "y", "localField": "a", "foreignField": "b"}}])");
   ExpectError(mixed, {}, 232, reason);
 }
 
@@ -102,16 +103,23 @@ TEST(PipelineLimits, ShouldRefuseAResultDocumentDeeperThan200Levels) {
 }
 
 TEST(BucketAutoLimits, ShouldTerminateOnEveryGranularityForExtremeValues) {
-  const char* granularities[] = {"R5",  "R10", "R20", "R40", "R80",  "1-2-5",   "E6",
+  const char* granularities[] = {"R5",  "R10", "R20", "R40", "R80",  "1-2-5",    "E6",
                                  "E12", "E24", "E48", "E96", "E192", "POWERSOF2"};
   // Tiny normal and subnormal doubles (the multiplier underflows to 0 below ~1e-322), zero,
   // huge doubles, infinity, a Decimal128 and large integers.
-  std::vector<std::string> docs = {
-      R"({"v": 5e-324})",       R"({"v": 1e-320})",  R"({"v": 2.2250738585072014e-308})",
-      R"({"v": 1e-300})",       R"({"v": 0})",       R"({"v": 0.0})",
-      R"({"v": 0.8})",          R"({"v": 1e300})",   R"({"v": 1.7976931348623157e308})",
-      R"({"v": {"$numberDouble": "Infinity"}})",     R"({"v": {"$numberDecimal": "1E-400"}})",
-      R"({"v": {"$numberLong": "9223372036854775807"}})", R"({"v": 2147483647})"};
+  std::vector<std::string> docs = {R"({"v": 5e-324})",
+                                   R"({"v": 1e-320})",
+                                   R"({"v": 2.2250738585072014e-308})",
+                                   R"({"v": 1e-300})",
+                                   R"({"v": 0})",
+                                   R"({"v": 0.0})",
+                                   R"({"v": 0.8})",
+                                   R"({"v": 1e300})",
+                                   R"({"v": 1.7976931348623157e308})",
+                                   R"({"v": {"$numberDouble": "Infinity"}})",
+                                   R"({"v": {"$numberDecimal": "1E-400"}})",
+                                   R"({"v": {"$numberLong": "9223372036854775807"}})",
+                                   R"({"v": 2147483647})"};
   for (const char* granularity : granularities) {
     for (int buckets : {1, 3, 20}) {
       auto start = std::chrono::steady_clock::now();

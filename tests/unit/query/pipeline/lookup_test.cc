@@ -32,13 +32,12 @@ using testing::FakeCollections;
 enum class Strategy { kIndexedLoop, kHash, kNestedLoop };
 
 Result<std::vector<std::string>> RunJoin(const std::string& pipeline,
-                                     const std::vector<std::string>& docs,
-                                     const std::shared_ptr<FakeCollections>& foreign,
-                                     Strategy strategy = Strategy::kHash) {
-  return testing::RunWithCollections(pipeline, docs, foreign,
-                                     strategy == Strategy::kNestedLoop
-                                         ? 1
-                                         : PipelineOptions().hash_join_max_bytes);
+                                         const std::vector<std::string>& docs,
+                                         const std::shared_ptr<FakeCollections>& foreign,
+                                         Strategy strategy = Strategy::kHash) {
+  return testing::RunWithCollections(
+      pipeline, docs, foreign,
+      strategy == Strategy::kNestedLoop ? 1 : PipelineOptions().hash_join_max_bytes);
 }
 
 std::shared_ptr<FakeCollections> Customers(bool indexed) {
@@ -56,10 +55,12 @@ struct JoinCase {
 };
 
 const JoinCase kJoins[] = {
-    {R"({"_id": 0, "l": 1})", R"({"_id": 0, "l": 1, "as": [{"_id": 1, "k": 1}, {"_id": 5, "k": 1.0}]})"},
+    {R"({"_id": 0, "l": 1})",
+     R"({"_id": 0, "l": 1, "as": [{"_id": 1, "k": 1}, {"_id": 5, "k": 1.0}]})"},
     {R"({"_id": 0, "l": [3, 9]})", R"({"_id": 0, "l": [3, 9], "as": [{"_id": 2, "k": [2, 3]}]})"},
     {R"({"_id": 0})", R"({"_id": 0, "as": [{"_id": 3, "k": null}, {"_id": 4}]})"},
-    {R"({"_id": 0, "l": null})", R"({"_id": 0, "l": null, "as": [{"_id": 3, "k": null}, {"_id": 4}]})"},
+    {R"({"_id": 0, "l": null})",
+     R"({"_id": 0, "l": null, "as": [{"_id": 3, "k": null}, {"_id": 4}]})"},
     {R"({"_id": 0, "l": 7, "as": 1})", R"({"_id": 0, "l": 7, "as": []})"},
 };
 
@@ -67,8 +68,9 @@ class LookupEquality : public ::testing::TestWithParam<Strategy> {};
 
 TEST_P(LookupEquality, ShouldJoinAsMongoDBUnderEachStrategy) {
   for (const JoinCase& c : kJoins) {
-    auto out = RunJoin(R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "as"}}])",
-                   {c.input}, Customers(GetParam() == Strategy::kIndexedLoop), GetParam());
+    auto out = RunJoin(
+        R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "as"}}])",
+        {c.input}, Customers(GetParam() == Strategy::kIndexedLoop), GetParam());
     ASSERT_TRUE(out.ok()) << out.status().ToString();
     EXPECT_EQ(*out, C(std::vector<std::string>{c.expected})) << c.input;
   }
@@ -99,16 +101,18 @@ TEST(Lookup, ShouldProbeTheForeignIdByPointLookupAndJoinTheSame) {
 
 TEST(Lookup, ShouldBuildTheHashTableOncePerCursor) {
   auto foreign = Customers(false);
-  auto out = RunJoin(R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "as"}}])",
-                 {R"({"l": 1})", R"({"l": 2})", R"({"l": 3})"}, foreign);
+  auto out =
+      RunJoin(R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "as"}}])",
+              {R"({"l": 1})", R"({"l": 2})", R"({"l": 3})"}, foreign);
   ASSERT_TRUE(out.ok());
   EXPECT_EQ(foreign->opens, 1);
 }
 
 TEST(Lookup, ShouldScanTheForeignCollectionPerDocumentPastTheHashJoinBudget) {
   auto foreign = Customers(false);
-  auto out = RunJoin(R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "as"}}])",
-                     {R"({"l": 1})", R"({"l": 2})", R"({"l": 3})"}, foreign, Strategy::kNestedLoop);
+  auto out =
+      RunJoin(R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "as"}}])",
+              {R"({"l": 1})", R"({"l": 2})", R"({"l": 3})"}, foreign, Strategy::kNestedLoop);
   ASSERT_TRUE(out.ok());
   // The read that found the budget exceeded, then one filtered scan per input document.
   EXPECT_EQ(foreign->opens, 4);
@@ -116,8 +120,9 @@ TEST(Lookup, ShouldScanTheForeignCollectionPerDocumentPastTheHashJoinBudget) {
 
 TEST(Lookup, ShouldRunAnUncorrelatedPipelineOnce) {
   auto foreign = Customers(false);
-  auto out = RunJoin(R"([{"$lookup": {"from": "c", "pipeline": [{"$match": {"k": 1}}, {"$project": {"_id": 1}}], "as": "x"}}])",
-                 {R"({"_id": 10})", R"({"_id": 11})"}, foreign);
+  auto out = RunJoin(
+      R"([{"$lookup": {"from": "c", "pipeline": [{"$match": {"k": 1}}, {"$project": {"_id": 1}}], "as": "x"}}])",
+      {R"({"_id": 10})", R"({"_id": 11})"}, foreign);
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_EQ(*out, C(std::vector<std::string>{R"({"_id": 10, "x": [{"_id": 1}, {"_id": 5}]})",
                                              R"({"_id": 11, "x": [{"_id": 1}, {"_id": 5}]})"}));
@@ -129,8 +134,9 @@ TEST(Lookup, ShouldBindLetVariablesForTheSubPipeline) {
       R"([{"$lookup": {"from": "c", "let": {"v": "$l"}, "pipeline": [{"$match": {"$expr": {"$eq": ["$k", "$$v"]}}}, {"$project": {"_id": 1}}], "as": "x"}}])",
       {R"({"_id": 10, "l": 1})", R"({"_id": 11, "l": 5})"}, Customers(false));
   ASSERT_TRUE(out.ok()) << out.status().ToString();
-  EXPECT_EQ(*out, C(std::vector<std::string>{R"({"_id": 10, "l": 1, "x": [{"_id": 1}, {"_id": 5}]})",
-                                             R"({"_id": 11, "l": 5, "x": []})"}));
+  EXPECT_EQ(*out,
+            C(std::vector<std::string>{R"({"_id": 10, "l": 1, "x": [{"_id": 1}, {"_id": 5}]})",
+                                       R"({"_id": 11, "l": 5, "x": []})"}));
 }
 
 TEST(Lookup, ShouldRunThePipelineOverTheEqualityMatches) {
@@ -177,10 +183,11 @@ TEST(Lookup, ShouldStreamAnAbsorbedUnwind) {
       R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "x"}}, {"$unwind": {"path": "$x", "includeArrayIndex": "i", "preserveNullAndEmptyArrays": true}}])",
       {R"({"_id": 10, "l": 1})", R"({"_id": 11, "l": 8})"}, Customers(true));
   ASSERT_TRUE(out.ok()) << out.status().ToString();
-  EXPECT_EQ(*out, C(std::vector<std::string>{
-                      R"({"_id": 10, "l": 1, "x": {"_id": 1, "k": 1}, "i": {"$numberLong": "0"}})",
-                      R"({"_id": 10, "l": 1, "x": {"_id": 5, "k": 1.0}, "i": {"$numberLong": "1"}})",
-                      R"({"_id": 11, "l": 8, "i": null})"}));
+  EXPECT_EQ(*out,
+            C(std::vector<std::string>{
+                R"({"_id": 10, "l": 1, "x": {"_id": 1, "k": 1}, "i": {"$numberLong": "0"}})",
+                R"({"_id": 10, "l": 1, "x": {"_id": 5, "k": 1.0}, "i": {"$numberLong": "1"}})",
+                R"({"_id": 11, "l": 8, "i": null})"}));
   auto parsed = ParseJson(
       R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "x"}}, {"$unwind": "$x"}])");
   ASSERT_TRUE(parsed.ok());
@@ -193,8 +200,9 @@ TEST(Lookup, ShouldFailWithBSONObjectTooLargePastSixteenMiBButWorkWhenUnwound) {
   for (int i = 0; i < 17; ++i) {
     foreign->collections["c"].push_back(R"({"k": 1, "s": ")" + big + "\"}");
   }
-  auto whole = RunJoin(R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "x"}}])",
-                   {R"({"l": 1})"}, foreign);
+  auto whole =
+      RunJoin(R"([{"$lookup": {"from": "c", "localField": "l", "foreignField": "k", "as": "x"}}])",
+              {R"({"l": 1})"}, foreign);
   ASSERT_FALSE(whole.ok());
   EXPECT_EQ(whole.status().code_number(), 10334);
   EXPECT_EQ(whole.status().reason(),

@@ -40,8 +40,7 @@ INSTANTIATE_TEST_SUITE_P(
                       "$merge 'on' array elements must be strings, but found int"},
         SpecErrorCase{R"({"into": "t", "on": [null]})", 51134, ""},
         SpecErrorCase{R"({"into": "t", "on": {"_id": 1}})", 51186, ""},
-        SpecErrorCase{R"({"into": "t", "whenMatched": "fail", "whenNotMatched": "discard"})",
-                      51189,
+        SpecErrorCase{R"({"into": "t", "whenMatched": "fail", "whenNotMatched": "discard"})", 51189,
                       "Combination of $merge modes 'whenMatched: fail' and 'whenNotMatched: "
                       "discard' is not supported"},
         SpecErrorCase{R"({"into": "t", "whenMatched": "keepExisting", "whenNotMatched": "fail"})",
@@ -56,8 +55,8 @@ INSTANTIATE_TEST_SUITE_P(
         SpecErrorCase{R"({"into": "t", "whenMatched": [{"$match": {}}]})", 72,
                       "$match is not allowed to be used within an update"},
         SpecErrorCase{R"({"into": "t", "whenMatched": [{"$nope": {}}]})", 40324, ""},
-        SpecErrorCase{R"({"into": "t", "whenMatched": [{"$set": {"a": "$$undefinedVar"}}]})",
-                      17276, ""},
+        SpecErrorCase{R"({"into": "t", "whenMatched": [{"$set": {"a": "$$undefinedVar"}}]})", 17276,
+                      ""},
         SpecErrorCase{R"({"into": "t", "let": {"new": "$a"}, "whenMatched": []})", 51273,
                       "'let' may not define a value for the reserved 'new' variable other than "
                       "'$$ROOT'"}));
@@ -72,22 +71,29 @@ struct OnCase {
 TEST(MergeStage, ShouldFindTheTargetDocumentByItsOnFieldsInEveryMode) {
   const OnCase cases[] = {
       // merge: the new fields $set into the matched document, its _id kept.
-      {R"({"into": "t", "on": "a"})", R"({"a": 1, "c": 2})",
+      {R"({"into": "t", "on": "a"})",
+       R"({"a": 1, "c": 2})",
        {R"({"_id": 1, "a": 1, "b": 1, "c": 2})"}},
-      {R"({"into": "t", "on": "a", "whenMatched": "merge"})", R"({"_id": 1, "a": 1, "b": 5})",
+      {R"({"into": "t", "on": "a", "whenMatched": "merge"})",
+       R"({"_id": 1, "a": 1, "b": 5})",
        {R"({"_id": 1, "a": 1, "b": 5})"}},
       // replace: the new document with the matched one's _id first.
-      {R"({"into": "t", "on": "a", "whenMatched": "replace"})", R"({"c": 3, "a": 1})",
+      {R"({"into": "t", "on": "a", "whenMatched": "replace"})",
+       R"({"c": 3, "a": 1})",
        {R"({"_id": 1, "c": 3, "a": 1})"}},
-      {R"({"into": "t", "on": ["a"], "whenMatched": "keepExisting"})", R"({"a": 1, "c": 3})",
+      {R"({"into": "t", "on": ["a"], "whenMatched": "keepExisting"})",
+       R"({"a": 1, "c": 3})",
        {R"({"_id": 1, "a": 1, "b": 1})"}},
       // no match: inserted (with its own _id), discarded.
-      {R"({"into": "t", "on": "a", "whenMatched": "replace"})", R"({"_id": 7, "a": 2})",
+      {R"({"into": "t", "on": "a", "whenMatched": "replace"})",
+       R"({"_id": 7, "a": 2})",
        {R"({"_id": 1, "a": 1, "b": 1})", R"({"_id": 7, "a": 2})"}},
-      {R"({"into": "t", "on": "a", "whenNotMatched": "discard"})", R"({"_id": 7, "a": 2})",
+      {R"({"into": "t", "on": "a", "whenNotMatched": "discard"})",
+       R"({"_id": 7, "a": 2})",
        {R"({"_id": 1, "a": 1, "b": 1})"}},
       // numbers match by value, as the index compares them.
-      {R"({"into": "t", "on": "a", "whenMatched": "replace"})", R"({"a": 1.0, "d": 1})",
+      {R"({"into": "t", "on": "a", "whenMatched": "replace"})",
+       R"({"a": 1.0, "d": 1})",
        {R"({"_id": 1, "a": 1.0, "d": 1})"}},
   };
   for (const OnCase& c : cases) {
@@ -105,10 +111,11 @@ TEST(MergeStage, ShouldMatchOnSeveralFieldsInAnyOrderAndOnDottedPaths) {
   store.collections["test.t"].push_back(
       BsonDoc::FromJson(R"({"_id": 1, "k": {"x": 1}, "b": 2, "v": 0})"));
   store.unique_indexes["test.t"].insert({"b", "k.x"});
-  ASSERT_TRUE(RunWriting(&store,
-                         R"([{"$merge": {"into": "t", "on": ["k.x", "b"], "whenMatched": "merge"}}])",
-                         {R"({"k": {"x": 1}, "b": 2, "v": 1})", R"({"_id": 3, "k": {"x": 1}, "b": 3})"})
-                  .ok());
+  ASSERT_TRUE(
+      RunWriting(&store,
+                 R"([{"$merge": {"into": "t", "on": ["k.x", "b"], "whenMatched": "merge"}}])",
+                 {R"({"k": {"x": 1}, "b": 2, "v": 1})", R"({"_id": 3, "k": {"x": 1}, "b": 3})"})
+          .ok());
   EXPECT_EQ(store.Contents("test.t"),
             C(std::vector<std::string>{R"({"_id": 1, "k": {"x": 1}, "b": 2, "v": 1})",
                                        R"({"_id": 3, "k": {"x": 1}, "b": 3})"}));
@@ -143,8 +150,7 @@ TEST(MergeStage, ShouldRefuseADocumentWhoseOnFieldIsMissingNullUndefinedOrAnArra
   for (const Case& c : cases) {
     FakeStore store;
     store.unique_indexes["test.t"].insert({"s.a"});
-    Status status =
-        RunWriting(&store, R"([{"$merge": {"into": "t", "on": "s.a"}}])", {c.input});
+    Status status = RunWriting(&store, R"([{"$merge": {"into": "t", "on": "s.a"}}])", {c.input});
     EXPECT_EQ(status.code_number(), c.code) << c.input;
     if (c.code == 51132) {
       EXPECT_EQ(status.reason(),
@@ -186,22 +192,22 @@ TEST(MergeStage, ShouldFailOnAMatchWithWhenMatchedFailOnAnyOnFields) {
   FakeStore store;
   store.collections["test.t"].push_back(BsonDoc::FromJson(R"({"_id": 1, "a": 1})"));
   store.unique_indexes["test.t"].insert({"a"});
-  Status status = RunWriting(
-      &store, R"([{"$merge": {"into": "t", "on": "a", "whenMatched": "fail"}}])",
-      {R"({"_id": 2, "a": 1})"});
+  Status status =
+      RunWriting(&store, R"([{"$merge": {"into": "t", "on": "a", "whenMatched": "fail"}}])",
+                 {R"({"_id": 2, "a": 1})"});
   EXPECT_EQ(status.code_number(), 11000);
   EXPECT_EQ(status.reason(),
             "$merge with whenMatched: fail found an existing document with the same values for "
             "the 'on' fields :: caused by :: E11000 duplicate key error");
   // A duplicate on another unique index (here _id) has the general context.
-  Status other_index = RunWriting(
-      &store, R"([{"$merge": {"into": "t", "on": "a", "whenMatched": "fail"}}])",
-      {R"({"_id": 1, "a": 9})"});
+  Status other_index =
+      RunWriting(&store, R"([{"$merge": {"into": "t", "on": "a", "whenMatched": "fail"}}])",
+                 {R"({"_id": 1, "a": 9})"});
   EXPECT_EQ(other_index.reason(),
             "$merge failed due to a DuplicateKey error :: caused by :: E11000 duplicate key error");
-  Status not_matched = RunWriting(
-      &store, R"([{"$merge": {"into": "t", "on": "a", "whenNotMatched": "fail"}}])",
-      {R"({"_id": 2, "a": 5})"});
+  Status not_matched =
+      RunWriting(&store, R"([{"$merge": {"into": "t", "on": "a", "whenNotMatched": "fail"}}])",
+                 {R"({"_id": 2, "a": 5})"});
   EXPECT_EQ(not_matched.code_number(), 13113);
 }
 
@@ -238,7 +244,8 @@ TEST(MergeStage, ShouldRunAWhenMatchedPipelineWithItsLetVariables) {
   }
   FakeStore store;
   Status not_matched = RunWriting(
-      &store, R"([{"$merge": {"into": "t", "whenMatched": [{"$set": {"x": 1}}], "whenNotMatched": "fail"}}])",
+      &store,
+      R"([{"$merge": {"into": "t", "whenMatched": [{"$set": {"x": 1}}], "whenNotMatched": "fail"}}])",
       {R"({"_id": 1})"});
   EXPECT_EQ(not_matched.code_number(), 13113);
 }

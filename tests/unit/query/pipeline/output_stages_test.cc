@@ -29,15 +29,18 @@ using testing::RunWriting;
 TEST(OutStage, ShouldReplaceTheTargetWithItsInputAndReturnNothing) {
   FakeStore store;
   store.collections["test.out"].push_back(BsonDoc::FromJson(R"({"_id": 9})"));
-  ASSERT_TRUE(RunWriting(&store, R"([{"$match": {"a": {"$gt": 1}}}, {"$out": "out"}])",
-                         {R"({"_id": 1, "a": 1})", R"({"_id": 2, "a": 2})", R"({"_id": 3, "a": 3})"})
-                  .ok());
-  EXPECT_EQ(store.Contents("test.out"), C(std::vector<std::string>{R"({"_id": 2, "a": 2})", R"({"_id": 3, "a": 3})"}));
+  ASSERT_TRUE(
+      RunWriting(&store, R"([{"$match": {"a": {"$gt": 1}}}, {"$out": "out"}])",
+                 {R"({"_id": 1, "a": 1})", R"({"_id": 2, "a": 2})", R"({"_id": 3, "a": 3})"})
+          .ok());
+  EXPECT_EQ(store.Contents("test.out"),
+            C(std::vector<std::string>{R"({"_id": 2, "a": 2})", R"({"_id": 3, "a": 3})"}));
 }
 
 TEST(OutStage, ShouldWriteToTheDatabaseAndCollectionOfAnObjectTarget) {
   FakeStore store;
-  ASSERT_TRUE(RunWriting(&store, R"([{"$out": {"db": "other", "coll": "c"}}])", {R"({"_id": 1})"}).ok());
+  ASSERT_TRUE(
+      RunWriting(&store, R"([{"$out": {"db": "other", "coll": "c"}}])", {R"({"_id": 1})"}).ok());
   EXPECT_EQ(store.Contents("other.c"), C(std::vector<std::string>{R"({"_id": 1})"}));
 }
 
@@ -48,8 +51,7 @@ TEST(MergeStage, ShouldApplyEachWhenMatchedAndWhenNotMatchedMode) {
   };
   // Target before: {_id: 1, a: 1, b: 1}; input: {_id: 1, a: 2, c: 2}, {_id: 2, a: 2}.
   const Case cases[] = {
-      {R"({"into": "t"})",
-       {R"({"_id": 1, "a": 2, "b": 1, "c": 2})", R"({"_id": 2, "a": 2})"}},
+      {R"({"into": "t"})", {R"({"_id": 1, "a": 2, "b": 1, "c": 2})", R"({"_id": 2, "a": 2})"}},
       {R"({"into": "t", "whenMatched": "replace"})",
        {R"({"_id": 1, "a": 2, "c": 2})", R"({"_id": 2, "a": 2})"}},
       {R"({"into": "t", "whenMatched": "keepExisting", "whenNotMatched": "insert"})",
@@ -76,9 +78,8 @@ TEST(MergeStage, ShouldFailAsMongoDBWhenAModeSaysFail) {
   Status matched = RunWriting(&store, R"([{"$merge": {"into": "t", "whenMatched": "fail"}}])",
                               {R"({"_id": 1, "a": 2})"});
   EXPECT_EQ(matched.code_number(), 11000);
-  Status not_matched =
-      RunWriting(&store, R"([{"$merge": {"into": "t", "whenNotMatched": "fail"}}])",
-                 {R"({"_id": 5})"});
+  Status not_matched = RunWriting(
+      &store, R"([{"$merge": {"into": "t", "whenNotMatched": "fail"}}])", {R"({"_id": 5})"});
   EXPECT_EQ(not_matched.code_number(), 13113);
   EXPECT_EQ(not_matched.reason(),
             "$merge could not find a matching document in the target collection for at least "
@@ -142,8 +143,8 @@ INSTANTIATE_TEST_SUITE_P(
         WritingErrorCase{R"([{"$documents": [1]}])", 40228, ""}));
 
 TEST(DocumentsStage, ShouldServeTheDocumentsOfItsArrayExpression) {
-  ExpectOutput(R"([{"$documents": [{"a": 1}, {"a": {"$add": [1, 1]}}]}, {"$match": {"a": 2}}])",
-               {}, {R"({"a": 2})"});
+  ExpectOutput(R"([{"$documents": [{"a": 1}, {"a": {"$add": [1, 1]}}]}, {"$match": {"a": 2}}])", {},
+               {R"({"a": 2})"});
   ExpectOutput(R"([{"$documents": {"$map": {"input": [1, 2], "in": {"x": "$$this"}}}}])", {},
                {R"({"x": 1})", R"({"x": 2})"});
   ExpectOutput(R"([{"$documents": []}])", {}, {});

@@ -114,15 +114,17 @@ TEST(Pipeline, ShouldExposeTheLeadingMatchAndSkipItWhenAsked) {
   EXPECT_EQ(C(pipeline->leading_match().ToJson()), C(R"({"a": 2})"));
 
   // The server already filtered: Bind skips the $match and counts what it is given.
-  auto skipped = pipeline->Bind(std::make_unique<VectorSource>(Docs({R"({"a": 1})", R"({"a": 3})"})),
-                                /*skip_leading_match=*/true);
+  auto skipped =
+      pipeline->Bind(std::make_unique<VectorSource>(Docs({R"({"a": 1})", R"({"a": 3})"})),
+                     /*skip_leading_match=*/true);
   Result<std::vector<std::string>> out = Drain(skipped.get());
   ASSERT_TRUE(out.ok());
   EXPECT_EQ(*out, C(std::vector<std::string>{R"({"n": 2})"}));
 
   // Not skipped: the $match runs.
-  auto matched = pipeline->Bind(std::make_unique<VectorSource>(Docs({R"({"a": 1})", R"({"a": 2})"})),
-                                /*skip_leading_match=*/false);
+  auto matched =
+      pipeline->Bind(std::make_unique<VectorSource>(Docs({R"({"a": 1})", R"({"a": 2})"})),
+                     /*skip_leading_match=*/false);
   out = Drain(matched.get());
   ASSERT_TRUE(out.ok());
   EXPECT_EQ(*out, C(std::vector<std::string>{R"({"n": 1})"}));

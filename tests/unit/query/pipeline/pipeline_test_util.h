@@ -1,7 +1,7 @@
 // Test support for the pipeline specifications: a vector-backed DocumentSource (the collection
-// reader stand-in), and RunPipeline(), which parses a pipeline written as JSON, binds it over documents
-// written as JSON and returns the output documents as canonical Extended JSON (so int32, int64
-// and double differ) or the Status that stopped it.
+// reader stand-in), and RunPipeline(), which parses a pipeline written as JSON, binds it over
+// documents written as JSON and returns the output documents as canonical Extended JSON (so int32,
+// int64 and double differ) or the Status that stopped it.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -12,9 +12,9 @@
 
 #include "common/bson_doc.h"
 #include "common/status.h"
-#include "tests/unit/query/bson_test_util.h"
 #include "query/pipeline/document_source.h"
 #include "query/pipeline/pipeline.h"
+#include "tests/unit/query/bson_test_util.h"
 
 namespace cairn::query::testing {
 
@@ -91,8 +91,8 @@ inline Result<std::vector<std::string>> Drain(DocumentSource* source) {
 }
 
 inline Result<std::vector<std::string>> RunPipeline(const std::string& pipeline_json,
-                                            const std::vector<std::string>& docs,
-                                            const PipelineOptions& options = {}) {
+                                                    const std::vector<std::string>& docs,
+                                                    const PipelineOptions& options = {}) {
   CAIRN_ASSIGN_OR_RETURN(Pipeline pipeline, ParseJson(pipeline_json, options));
   std::unique_ptr<DocumentSource> exec =
       pipeline.Bind(std::make_unique<VectorSource>(Docs(docs)), /*skip_leading_match=*/false);

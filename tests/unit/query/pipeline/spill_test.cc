@@ -24,18 +24,35 @@ std::vector<std::string> MixedDocs() {
   for (int i = 0; i < 600; ++i) {
     std::string k;
     switch (i % 37 % 5) {
-      case 0: k = std::to_string(i % 37); break;
-      case 1: k = "{\"$numberLong\": \"" + std::to_string(i % 37) + "\"}"; break;
-      case 2: k = "\"s" + std::to_string(i % 37) + "\""; break;
-      case 3: k = "{\"a\": " + std::to_string(i % 37) + ", \"b\": [1, 2]}"; break;
-      default: k = "null"; break;
+      case 0:
+        k = std::to_string(i % 37);
+        break;
+      case 1:
+        k = "{\"$numberLong\": \"" + std::to_string(i % 37) + "\"}";
+        break;
+      case 2:
+        k = "\"s" + std::to_string(i % 37) + "\"";
+        break;
+      case 3:
+        k = "{\"a\": " + std::to_string(i % 37) + ", \"b\": [1, 2]}";
+        break;
+      default:
+        k = "null";
+        break;
     }
     std::string v;
     switch (i % 4) {
-      case 0: v = ", \"v\": " + std::to_string(i); break;
-      case 1: v = ", \"v\": " + std::to_string(i) + ".5"; break;
-      case 2: v = ", \"v\": \"str" + std::to_string(i % 11) + "\""; break;
-      default: break;  // missing
+      case 0:
+        v = ", \"v\": " + std::to_string(i);
+        break;
+      case 1:
+        v = ", \"v\": " + std::to_string(i) + ".5";
+        break;
+      case 2:
+        v = ", \"v\": \"str" + std::to_string(i % 11) + "\"";
+        break;
+      default:
+        break;  // missing
     }
     docs.push_back("{\"i\": " + std::to_string(i) + ", \"k\": " + k + v + ", \"o\": {\"f" +
                    std::to_string(i % 3) + "\": " + std::to_string(i) + "}}");
@@ -50,8 +67,7 @@ std::vector<std::string> MixedDocs() {
 class SpillDir {
  public:
   SpillDir()
-      : path_((std::filesystem::temp_directory_path() /
-               ("spill_test-" + std::to_string(getpid())))
+      : path_((std::filesystem::temp_directory_path() / ("spill_test-" + std::to_string(getpid())))
                   .string()) {
     std::filesystem::remove_all(path_);
   }
@@ -119,11 +135,11 @@ const SpillCase kSpillCases[] = {
          "l": {"$lastN": {"n": 3, "input": "$i"}}, "mx": {"$maxN": {"n": 2, "input": "$v"}},
          "mn": {"$minN": {"n": 2, "input": "$i"}}}}])",
      false},
-    {"CompoundId", R"([{"$group": {"_id": {"k": "$k", "m": {"$mod": ["$i", 3]}}, "n": {"$sum": 1}}}])",
-     false},
+    {"CompoundId",
+     R"([{"$group": {"_id": {"k": "$k", "m": {"$mod": ["$i", 3]}}, "n": {"$sum": 1}}}])", false},
     {"NoAccumulators", R"([{"$group": {"_id": "$v"}}])", false},
-    {"ThenSort",
-     R"([{"$group": {"_id": "$k", "n": {"$sum": 1}}}, {"$sort": {"n": -1, "_id": 1}}])", true},
+    {"ThenSort", R"([{"$group": {"_id": "$k", "n": {"$sum": 1}}}, {"$sort": {"n": -1, "_id": 1}}])",
+     true},
     {"SortWithTies", R"([{"$sort": {"k": 1}}, {"$project": {"i": 1, "k": 1}}])", true},
     {"SortCompound", R"([{"$sort": {"v": -1, "o.f1": 1}}])", true},
     // A top-k heap that outgrows the budget goes through the sorter too.
@@ -131,9 +147,10 @@ const SpillCase kSpillCases[] = {
     {"SortSkipLimit", R"([{"$sort": {"v": -1}}, {"$skip": 5}, {"$limit": 300}])", true},
 };
 
-INSTANTIATE_TEST_SUITE_P(
-    Pipelines, SpillGivesTheInMemoryResult, ::testing::ValuesIn(kSpillCases),
-    [](const ::testing::TestParamInfo<SpillCase>& info) { return info.param.name; });
+INSTANTIATE_TEST_SUITE_P(Pipelines, SpillGivesTheInMemoryResult, ::testing::ValuesIn(kSpillCases),
+                         [](const ::testing::TestParamInfo<SpillCase>& info) {
+                           return info.param.name;
+                         });
 
 TEST(Spill, ShouldFailWith292WhenDiskUseIsNotAllowed) {
   const std::vector<std::string> docs = MixedDocs();
@@ -161,11 +178,11 @@ TEST(Spill, ShouldKeepTheFirstSeenKeyOfASpilledGroup) {
   options.group_max_memory_bytes = 1;
   SpillDir dir;
   options.spill_dir = dir.path();
-  Result<std::vector<std::string>> out = RunPipeline(
-      R"([{"$group": {"_id": "$k", "v": {"$push": "$v"}}}])",
-      {R"({"k": "x", "v": 0})", R"({"k": 1.0, "v": 1})", R"({"k": {"$numberLong": "1"}, "v": 2})",
-       R"({"k": 1, "v": 3})"},
-      options);
+  Result<std::vector<std::string>> out =
+      RunPipeline(R"([{"$group": {"_id": "$k", "v": {"$push": "$v"}}}])",
+                  {R"({"k": "x", "v": 0})", R"({"k": 1.0, "v": 1})",
+                   R"({"k": {"$numberLong": "1"}, "v": 2})", R"({"k": 1, "v": 3})"},
+                  options);
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_EQ(*out, testing::C(std::vector<std::string>{R"({"_id": "x", "v": [0]})",
                                                       R"({"_id": 1.0, "v": [1, 2, 3]})"}));
@@ -179,8 +196,8 @@ TEST(Spill, ShouldRemoveTheRunFileWhenAPipelineIsAbandoned) {
   Result<Pipeline> pipeline = testing::ParseJson(R"([{"$sort": {"i": -1}}])", options);
   ASSERT_TRUE(pipeline.ok());
   {
-    std::unique_ptr<DocumentSource> exec = pipeline->Bind(
-        std::make_unique<testing::VectorSource>(testing::Docs(MixedDocs())), false);
+    std::unique_ptr<DocumentSource> exec =
+        pipeline->Bind(std::make_unique<testing::VectorSource>(testing::Docs(MixedDocs())), false);
     ASSERT_TRUE(exec->Next());
     EXPECT_FALSE(dir.Empty());  // spilled, and still reading
   }

@@ -41,7 +41,8 @@ const StageErrorCase kStageErrors[] = {
     // $skip
     {R"([{"$skip": -1}])", 5107200,
      "invalid argument to $skip stage: Expected a non-negative number in: $skip: -1"},
-    {R"([{"$skip": 1.5}])", 5107200, "invalid argument to $skip stage: Expected an integer: $skip: 1.5"},
+    {R"([{"$skip": 1.5}])", 5107200,
+     "invalid argument to $skip stage: Expected an integer: $skip: 1.5"},
     {R"([{"$skip": "x"}])", 5107200,
      "invalid argument to $skip stage: Expected a number in: $skip: \"x\""},
     {R"([{"$skip": true}])", 5107200,
@@ -143,12 +144,13 @@ TEST(SortStage, ShouldOrderByThePatternKeepingInputOrderForTies) {
 TEST(SortStage, ShouldKeepOnlyTheTopDocumentsWhenALimitFollows) {
   std::vector<std::string> docs;
   for (int i = 0; i < 50; ++i) {
-    docs.push_back("{\"i\": " + std::to_string((i * 37) % 50) + ", \"g\": " + std::to_string(i % 3) +
-                   "}");
+    docs.push_back("{\"i\": " + std::to_string((i * 37) % 50) +
+                   ", \"g\": " + std::to_string(i % 3) + "}");
   }
   // Top-N equals the full sort's prefix, ties in input order.
   Result<std::vector<std::string>> full = RunPipeline(R"([{"$sort": {"g": 1}}])", docs);
-  Result<std::vector<std::string>> top = RunPipeline(R"([{"$sort": {"g": 1}}, {"$limit": 7}])", docs);
+  Result<std::vector<std::string>> top =
+      RunPipeline(R"([{"$sort": {"g": 1}}, {"$limit": 7}])", docs);
   ASSERT_TRUE(full.ok() && top.ok());
   ASSERT_EQ(top->size(), 7u);
   EXPECT_TRUE(std::equal(top->begin(), top->end(), full->begin()));
@@ -223,8 +225,9 @@ TEST(AddFieldsStage, ShouldSetFieldsInPlaceOrAppendThem) {
                kPeople,
                {R"({"_id": 1, "name": "ann", "age": 31, "city": {"name": "oslo", "zip": "0150"},
                     "tag": "t"})"});
-  ExpectOutput(R"([{"$set": {"city.country": "no", "name": "$$REMOVE"}}, {"$limit": 1}])", kPeople,
-               {R"({"_id": 1, "age": 30, "city": {"name": "oslo", "zip": "0150", "country": "no"}})"});
+  ExpectOutput(
+      R"([{"$set": {"city.country": "no", "name": "$$REMOVE"}}, {"$limit": 1}])", kPeople,
+      {R"({"_id": 1, "age": 30, "city": {"name": "oslo", "zip": "0150", "country": "no"}})"});
   ExpectOutput(R"([{"$addFields": {"a": {"b": 1, "c": {}}}}])", {R"({"a": {"x": 0}})"},
                {R"({"a": {"x": 0, "b": 1, "c": {}}})"});
   ExpectOutput(R"([{"$addFields": {"a.b": "$v"}}])", {R"({"a": [1, {"x": 1}, [2]], "v": 7})"},
@@ -237,7 +240,8 @@ TEST(AddFieldsStage, ShouldSetFieldsInPlaceOrAppendThem) {
 TEST(AddFieldsStage, ShouldAnswerMongoDBsErrors) {
   ExpectError(R"([{"$addFields": 1}])", {}, 40272,
               "$addFields specification stage must be an object, got int");
-  ExpectError(R"([{"$set": []}])", {}, 40272, "$set specification stage must be an object, got array");
+  ExpectError(R"([{"$set": []}])", {}, 40272,
+              "$set specification stage must be an object, got array");
   ExpectError(R"([{"$addFields": {"$a": 1}}])", {}, 16410,
               "Invalid $addFields :: caused by :: FieldPath field names may not start with '$'. "
               "Consider using $getField or $setField.");

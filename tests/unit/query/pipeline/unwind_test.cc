@@ -28,7 +28,8 @@ TEST_P(UnwindParseError, ShouldAnswerMongoDBsError) {
 }
 
 const UnwindErrorCase kUnwindErrors[] = {
-    {R"(1)", 15981, "expected either a string or an object as specification for $unwind stage, got int"},
+    {R"(1)", 15981,
+     "expected either a string or an object as specification for $unwind stage, got int"},
     {R"("a")", 28818, "path option to $unwind stage should be prefixed with a '$': a"},
     {R"({})", 28812, "no path specified to $unwind stage"},
     {R"({"path": 1})", 28808, "expected a string as the path for $unwind stage, got int"},

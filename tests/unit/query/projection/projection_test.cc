@@ -80,8 +80,9 @@ const Case kCases[] = {
      R"({"_id": 1})"},
     {"DottedInclusionThroughArrayOfDocuments", R"({"_id": 1, "a": [{"b": 1, "c": 2}, {"c": 3}]})",
      R"({"a.b": 1})", R"({"_id": 1, "a": [{"b": 1}, {}]})"},
-    {"DottedInclusionDropsScalarArrayElements", R"({"_id": 1, "a": [1, {"b": 2}, "x", [{"b": 3, "c": 4}]]})",
-     R"({"a.b": 1})", R"({"_id": 1, "a": [{"b": 2}, [{"b": 3}]]})"},
+    {"DottedInclusionDropsScalarArrayElements",
+     R"({"_id": 1, "a": [1, {"b": 2}, "x", [{"b": 3, "c": 4}]]})", R"({"a.b": 1})",
+     R"({"_id": 1, "a": [{"b": 2}, [{"b": 3}]]})"},
     {"DottedExclusionThroughArrayKeepsScalars", R"({"_id": 1, "a": [1, {"b": 2, "c": 3}]})",
      R"({"a.b": 0})", R"({"_id": 1, "a": [1, {"c": 3}]})"},
     {"WholeSubdocumentInclusion", R"({"_id": 1, "a": {"b": {"c": 1}}, "x": 1})", R"({"a": 1})",
@@ -109,8 +110,8 @@ const Case kCases[] = {
     // DBRef's field names are the '$'-prefixed ones FieldPath accepts.
     {"DBRefFieldNames", R"({"_id": 1, "r": {"x": 1}})", R"({"r.$id": 1, "r.$ref": 1})",
      R"({"_id": 1, "r": {}})"},
-    {"UnknownDollarSubObjectIsAnUnknownExpression", "{}", R"({"a": {"$bogus": 1}})", nullptr,
-     31325, "Unknown expression $bogus"},
+    {"UnknownDollarSubObjectIsAnUnknownExpression", "{}", R"({"a": {"$bogus": 1}})", nullptr, 31325,
+     "Unknown expression $bogus"},
     // Outside find, {$slice: n} is the aggregation expression, which takes 2 or 3 arguments.
     {"FindSliceIsTheAggregationExpression", "{}", R"({"a": {"$slice": 2}})", nullptr, 28667,
      "Expression $slice takes at least 2 arguments, and at most 3, but 1 were passed in."},

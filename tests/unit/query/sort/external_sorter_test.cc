@@ -36,10 +36,10 @@ BsonDoc IntKey(int k) {
 class ScratchDir {
  public:
   ScratchDir() {
-    path_ = (std::filesystem::temp_directory_path() /
-             ("external_sorter_test-" + std::to_string(getpid()) + "-" +
-              std::to_string(counter_++)))
-                .string();
+    path_ =
+        (std::filesystem::temp_directory_path() /
+         ("external_sorter_test-" + std::to_string(getpid()) + "-" + std::to_string(counter_++)))
+            .string();
     std::filesystem::remove_all(path_);
   }
   ~ScratchDir() { std::filesystem::remove_all(path_); }
@@ -60,9 +60,8 @@ class ScratchDir {
 };
 
 // (key, insertion index) pairs as the sorter returns them.
-std::vector<std::pair<int, std::string>> SortAll(const std::vector<int>& keys,
-                                                 int64_t budget, const std::string& dir,
-                                                 int64_t* spills) {
+std::vector<std::pair<int, std::string>> SortAll(const std::vector<int>& keys, int64_t budget,
+                                                 const std::string& dir, int64_t* spills) {
   ExternalSorterOptions options;
   options.max_memory_bytes = budget;
   options.spill_dir = dir;
@@ -106,13 +105,14 @@ TEST_P(ExternalSorterBudget, ShouldSortStablyWhateverTheBudget) {
   EXPECT_EQ(dir.FileCount(), 0u);  // the run file went with the sorter
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Budgets, ExternalSorterBudget,
-    ::testing::Values(BudgetCase{"InMemory", 100 * 1024 * 1024, false},
-                      BudgetCase{"ARunPerRecord", 1, true},
-                      BudgetCase{"AFewRuns", 5000, true},
-                      BudgetCase{"TwoRuns", 40000, true}),
-    [](const ::testing::TestParamInfo<BudgetCase>& info) { return info.param.name; });
+INSTANTIATE_TEST_SUITE_P(Budgets, ExternalSorterBudget,
+                         ::testing::Values(BudgetCase{"InMemory", 100 * 1024 * 1024, false},
+                                           BudgetCase{"ARunPerRecord", 1, true},
+                                           BudgetCase{"AFewRuns", 5000, true},
+                                           BudgetCase{"TwoRuns", 40000, true}),
+                         [](const ::testing::TestParamInfo<BudgetCase>& info) {
+                           return info.param.name;
+                         });
 
 TEST(ExternalSorter, ShouldFailWith292WithoutDiskUse) {
   ExternalSorterOptions options;
@@ -149,8 +149,9 @@ TEST(ExternalSorter, ShouldReadBackRecordsLargerThanItsReadWindow) {
   ExternalSorter sorter(CompareFirst, options);
   const std::vector<size_t> sizes = {200000, 10, 70000, 0, 1};
   for (size_t i = 0; i < sizes.size(); ++i) {
-    ASSERT_TRUE(sorter.Add(IntKey(static_cast<int>(sizes.size() - i)).view(),
-                           std::string(sizes[i], static_cast<char>('a' + i)))
+    ASSERT_TRUE(sorter
+                    .Add(IntKey(static_cast<int>(sizes.size() - i)).view(),
+                         std::string(sizes[i], static_cast<char>('a' + i)))
                     .ok());
   }
   ASSERT_TRUE(sorter.Sort().ok());

@@ -57,7 +57,8 @@ const OrderCase kOrderCases[] = {
     {R"({"a": 1})", R"({"a": []})", R"({"a": null})", -1},
     {R"({"a": 1})", R"({"a": []})", R"({})", -1},
     {R"({"a": -1})", R"({})", R"({"a": -5})", 1},
-    // Canonical type order: numbers < strings < objects < arrays < binData < ObjectId < bool < date.
+    // Canonical type order: numbers < strings < objects < arrays < binData < ObjectId < bool <
+    // date.
     {R"({"a": 1})", R"({"a": 5})", R"({"a": "x"})", -1},
     {R"({"a": 1})", R"({"a": "x"})", R"({"a": {"b": 1}})", -1},
     {R"({"a": 1})", R"({"a": {"b": 1}})", R"({"a": {"$oid": "5f1b0c0e0000000000000001"}})", -1},
@@ -169,8 +170,7 @@ const SortErrorCase kSortErrors[] = {
      "Cannot have additional keys in a $meta sort specification"},
     {R"({"a": {"$meta": 1}})", 17307, "$meta only supports string arguments"},
     {R"({"a": {"$meta": "foo"}})", 17308, "Unsupported argument to $meta: foo"},
-    {R"({"a": {"$meta": "randVal"}})", 2,
-     "sorting by {$meta: \"randVal\"} is not supported yet"},
+    {R"({"a": {"$meta": "randVal"}})", 2, "sorting by {$meta: \"randVal\"} is not supported yet"},
 };
 INSTANTIATE_TEST_SUITE_P(ParseErrors, SortErrors, ::testing::ValuesIn(kSortErrors));
 

@@ -21,7 +21,8 @@ struct DecimalCase {
 const DecimalCase kDecimalCases[] = {
     {R"({"_id": 1, "a": 1})", R"({"$inc": {"a": {"$numberDecimal": "0.5"}}})",
      R"({"_id": 1, "a": {"$numberDecimal": "1.5"}})"},
-    {R"({"_id": 1, "a": {"$numberDecimal": "0.1"}})", R"({"$inc": {"a": {"$numberDecimal": "0.2"}}})",
+    {R"({"_id": 1, "a": {"$numberDecimal": "0.1"}})",
+     R"({"$inc": {"a": {"$numberDecimal": "0.2"}}})",
      R"({"_id": 1, "a": {"$numberDecimal": "0.3"}})"},
     {R"({"_id": 1, "a": {"$numberDecimal": "1.00"}})", R"({"$inc": {"a": 2}})",
      R"({"_id": 1, "a": {"$numberDecimal": "3.00"}})"},

@@ -16,7 +16,8 @@ std::optional<SessionId> ParseLsid(const char* json) {
   return ParseSessionId(&lsid);
 }
 
-constexpr const char* kUuid = R"({"$binary": {"base64": "AAECAwQFBgcICQoLDA0ODw==", "subType": "04"}})";
+constexpr const char* kUuid =
+    R"({"$binary": {"base64": "AAECAwQFBgcICQoLDA0ODw==", "subType": "04"}})";
 
 TEST(ParseSessionId, ShouldReadTheIdOfADriversLsid) {
   auto id = ParseLsid((std::string(R"({"lsid": {"id": )") + kUuid + "}}").c_str());
@@ -35,7 +36,10 @@ TEST(ParseSessionId, ShouldReadTheIdBesideOtherFields) {
 
 TEST(ParseSessionId, ShouldFindNoSessionInOtherShapes) {
   EXPECT_FALSE(ParseLsid(R"({"lsid": {"id": 5}})").has_value());
-  EXPECT_FALSE(ParseLsid(R"({"lsid": {"id": {"$binary": {"base64": "AAECAwQFBgcICQoLDA0ODw==", "subType": "00"}}}})").has_value());
+  EXPECT_FALSE(
+      ParseLsid(
+          R"({"lsid": {"id": {"$binary": {"base64": "AAECAwQFBgcICQoLDA0ODw==", "subType": "00"}}}})")
+          .has_value());
   EXPECT_FALSE(ParseLsid(R"({"lsid": 1})").has_value());
   EXPECT_FALSE(ParseLsid(R"({"lsid": {}})").has_value());
 }

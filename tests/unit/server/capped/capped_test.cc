@@ -11,8 +11,8 @@
 #include "server/capped/capped_eviction.h"
 #include "server/capped/capped_options.h"
 #include "server/capped/capped_registry.h"
-#include "server/write/collection_writer.h"
 #include "server/server_state.h"
+#include "server/write/collection_writer.h"
 #include "tests/unit/storage/storage_test_util.h"
 
 namespace cairn::server {
@@ -29,8 +29,8 @@ BsonDoc Json(const char* json) {
 
 struct CreateCase {
   const char* command;
-  ErrorCode code;          // kOK: accepted
-  const char* stored;      // the options AppendCappedOptions writes ("" when not capped)
+  ErrorCode code;      // kOK: accepted
+  const char* stored;  // the options AppendCappedOptions writes ("" when not capped)
 };
 
 TEST(CappedOptions, ShouldCheckAndNormaliseCreateOptionsAsMongoDB) {
@@ -108,7 +108,8 @@ TEST(CappedRegistry, ShouldWakeWaitersOnInsertAndNotAfterUnregister) {
   const uint64_t seen = registry.InsertVersion(5);
   int woken = 0;
   CappedRegistry::WaiterHandle handle;
-  ASSERT_TRUE(registry.Register(5, seen, [&] { ++woken; }, &handle));
+  ASSERT_TRUE(registry.Register(
+      5, seen, [&] { ++woken; }, &handle));
   registry.NotifyInsert(6);
   EXPECT_EQ(woken, 0) << "another collection";
   registry.NotifyInsert(5);
@@ -118,7 +119,8 @@ TEST(CappedRegistry, ShouldWakeWaitersOnInsertAndNotAfterUnregister) {
   EXPECT_EQ(woken, 1);
   // An insert between looking and waiting: no wait at all.
   CappedRegistry::WaiterHandle late;
-  EXPECT_FALSE(registry.Register(5, seen, [&] { ++woken; }, &late));
+  EXPECT_FALSE(registry.Register(
+      5, seen, [&] { ++woken; }, &late));
   EXPECT_EQ(late, nullptr);
 }
 
@@ -189,8 +191,7 @@ TEST_F(CappedEvictionTest, ShouldKeepTheNewestMaxDocumentsAcrossAndWithinCommits
 
 TEST_F(CappedEvictionTest, ShouldEvictBySizeAndRefuseADocumentLargerThanTheCap) {
   const int64_t doc_size = static_cast<int64_t>(storage::testing::Doc(1, 50).view().size());
-  const std::string options =
-      R"({"capped": true, "size": )" + std::to_string(doc_size * 4) + "}";
+  const std::string options = R"({"capped": true, "size": )" + std::to_string(doc_size * 4) + "}";
   Create(options.c_str());
   auto writer = Writer();
   for (int64_t i = 1; i <= 10; ++i) {

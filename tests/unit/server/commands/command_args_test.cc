@@ -41,7 +41,8 @@ TEST(CommandArgs, ShouldRefuseAMissingRequiredFieldWith40414) {
   auto args = CommandArgs::Parse(Request(body), {{"documents", kArgArray, true}});
   ASSERT_FALSE(args.ok());
   EXPECT_EQ(args.status().code_number(), 40414);
-  EXPECT_EQ(args.status().reason(), "BSON field 'insert.documents' is missing but a required field");
+  EXPECT_EQ(args.status().reason(),
+            "BSON field 'insert.documents' is missing but a required field");
 }
 
 TEST(CommandArgs, ShouldAcceptTheGenericFieldsDriversAttach) {
@@ -55,8 +56,8 @@ TEST(CommandArgs, ShouldAcceptTheGenericFieldsDriversAttach) {
 TEST(CommandArgs, ShouldConvertNumbersAndBooleans) {
   BsonDoc body = BsonDoc::FromJson(
       R"({"find": "c", "limit": {"$numberLong": "7"}, "skip": 2.0, "singleBatch": 1})");
-  auto args = CommandArgs::Parse(Request(body), {{"limit", kArgNumber}, {"skip", kArgNumber},
-                                                 {"singleBatch", kArgBool}});
+  auto args = CommandArgs::Parse(
+      Request(body), {{"limit", kArgNumber}, {"skip", kArgNumber}, {"singleBatch", kArgBool}});
   ASSERT_TRUE(args.ok());
   EXPECT_EQ(args->GetInt("limit", 0), 7);
   EXPECT_EQ(args->GetInt("skip", 0), 2);

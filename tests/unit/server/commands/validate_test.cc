@@ -12,9 +12,9 @@
 
 #include "index/key_generator.h"
 #include "server/catalog/collection_indexes.h"
-#include "server/write/collection_writer.h"
 #include "server/commands/command_table.h"
 #include "server/server_state.h"
+#include "server/write/collection_writer.h"
 #include "tests/unit/storage/storage_test_util.h"
 
 namespace cairn::server {
@@ -37,8 +37,8 @@ class ValidateTest : public ::testing::Test {
     auto writer = CollectionWriter::Open(state_->writes(), "db.c", false);
     ASSERT_TRUE(writer.ok()) << writer.status().ToString();
     for (int i = 1; i <= 5; ++i) {
-      BsonDoc doc = Json(R"({"_id": )" + std::to_string(i) + R"(, "a": )" +
-                         std::to_string(10 * i) + "}");
+      BsonDoc doc =
+          Json(R"({"_id": )" + std::to_string(i) + R"(, "a": )" + std::to_string(10 * i) + "}");
       ASSERT_TRUE((*writer)->Insert(doc.view()).ok());
     }
     ASSERT_TRUE((*writer)->Commit().ok());

@@ -81,8 +81,8 @@ class SortStreamTest : public ::testing::Test {
 };
 
 TEST_F(SortStreamTest, ShouldSortInMemoryStablyByRecordOrder) {
-  auto stream = MakeSortStream(std::make_unique<VectorStream>(Documents(500)),
-                               Pattern("{\"k\": 1}"), 0, "");
+  auto stream =
+      MakeSortStream(std::make_unique<VectorStream>(Documents(500)), Pattern("{\"k\": 1}"), 0, "");
   EXPECT_EQ(Drain(*stream), Expected(500, false));
 }
 
