@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/bson_doc.h"
@@ -51,20 +52,6 @@ struct ConnectionInfo {
   std::string local;        // "127.0.0.1:27017"
   BsonDoc client_metadata;  // from the first hello's "client" field
   bool saw_hello = false;
-  // A cursor whose next batch the connection reads ahead once the current reply is sent (set by
-  // getMore; 0 for none).
-  int64_t read_ahead_cursor = 0;
-  // An awaitData getMore that found nothing new asks the server to wait, without holding its
-  // I/O thread, until an insert into `collection` commits (its insert version moves past
-  // `version`) or `deadline` passes, and then to run the same request again with `retry` set
-  // (server.cc; tailable_cursor.h).
-  struct AwaitData {
-    bool active = false;
-    bool retry = false;
-    uint32_t collection = 0;
-    uint64_t version = 0;
-    std::chrono::steady_clock::time_point deadline;
-  } await_data;
   // The session of this connection's last command and when it was recorded in the server's
   // SessionCache: the same session is recorded again at most once a second.
   std::array<uint8_t, 16> last_session{};
@@ -85,9 +72,67 @@ struct CommandContext {
   wire::ReplyBuffer* out = nullptr;
 };
 
-// A handler appends its reply fields (everything but "ok") to `reply`, or returns an error.
-using CommandHandler = Status (*)(CommandContext& ctx, const CommandRequest& request,
-                                  bson_t* reply);
+class CommandOutcome;
+struct CommandContext;
+
+// What the connection loop does once a command has built its reply, as the handler returns it
+// (CommandOutcome). MongoDB waits inside getMore, on the operation's own thread; Cairn never holds
+// an I/O thread for a wait, so a handler hands the wait (or the read-ahead) back to the loop as a
+// value, and the loop never runs a request twice (net/server.cc).
+struct Continuation {
+  enum class Kind {
+    kNone,
+    // Send the reply, then read the next batch of cursor `cursor_id` while it is on its way
+    // (getMore: cursor/cursor_batch.h).
+    kReadAhead,
+    // An awaitData getMore found nothing new (cursor/tailable_cursor.h). The reply built is the
+    // one to send if nothing comes. The loop waits, without holding its thread, until an insert
+    // into `collection` commits (its insert version moves past `version`) or `deadline` passes,
+    // then calls `resume`, whose reply replaces the one built.
+    kAwaitInsert,
+  };
+  using Resume = CommandOutcome (*)(CommandContext& ctx, const Continuation& self, bson_t* reply);
+
+  Kind kind = Kind::kNone;
+  int64_t cursor_id = 0;
+  // kAwaitInsert only.
+  uint32_t collection = 0;
+  uint64_t version = 0;
+  std::chrono::steady_clock::time_point deadline;
+  std::string ns;          // the cursor's namespace, as the getMore named it
+  int64_t batch_size = 0;  // the getMore's batchSize
+  Resume resume = nullptr;
+
+  static Continuation ReadAhead(int64_t cursor_id) {
+    Continuation next;
+    next.kind = Kind::kReadAhead;
+    next.cursor_id = cursor_id;
+    return next;
+  }
+};
+
+// What a handler returns: its status (OK: the fields it appended to `reply` are the answer; an
+// error: MongoDB's error reply replaces them) and what the connection loop does next. Made
+// implicitly from a Status, so a handler that only answers returns its Status as before.
+class [[nodiscard]] CommandOutcome {
+ public:
+  CommandOutcome(Status status) : status_(std::move(status)) {}  // NOLINT: implicit on purpose
+  CommandOutcome(Continuation next) : next_(std::move(next)) {}  // NOLINT: implicit on purpose
+
+  const Status& status() const { return status_; }
+  bool ok() const { return status_.ok(); }
+  // The continuation of a successful command (kNone after an error).
+  const Continuation& next() const { return next_; }
+
+ private:
+  Status status_;
+  Continuation next_;
+};
+
+// A handler appends its reply fields (everything but "ok") to `reply`, or returns an error, and
+// may ask the connection loop for a continuation.
+using CommandHandler = CommandOutcome (*)(CommandContext& ctx, const CommandRequest& request,
+                                          bson_t* reply);
 
 struct CommandDef {
   std::string_view name;

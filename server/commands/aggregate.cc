@@ -74,7 +74,7 @@ bool IsCollectionlessStage(std::string_view name) {
 
 }  // namespace
 
-Status HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleAggregate(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
                          CommandArgs::Parse(request, {{"pipeline", kArgArray, true},
                                                       {"cursor", kArgDocument},

@@ -4,7 +4,7 @@
 
 namespace cairn::server {
 
-Status HandleBuildInfo(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleBuildInfo(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   BSON_APPEND_UTF8(reply, "version", CAIRN_MONGODB_VERSION);
   BSON_APPEND_UTF8(reply, "gitVersion", "cairn");
   bson_t array;

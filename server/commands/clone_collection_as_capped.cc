@@ -9,8 +9,8 @@
 
 namespace cairn::server {
 
-Status HandleCloneCollectionAsCapped(CommandContext& ctx, const CommandRequest& request,
-                                     bson_t* reply) {
+CommandOutcome HandleCloneCollectionAsCapped(CommandContext& ctx, const CommandRequest& request,
+                                             bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view source, CollectionNameArg(request));
   CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
                          CommandArgs::Parse(request, {{"toCollection", kArgString, true},

@@ -232,7 +232,7 @@ const OptionRow* FindOption(std::string_view name) {
 
 }  // namespace
 
-Status HandleCollMod(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleCollMod(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
   CAIRN_RETURN_IF_ERROR(ValidateDatabaseName(request.db));
   // Every field is known before anything changes.

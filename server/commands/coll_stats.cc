@@ -10,7 +10,7 @@
 
 namespace cairn::server {
 
-Status HandleCollStats(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleCollStats(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
   CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
                          CommandArgs::Parse(request, {{"scale", kArgNumber},

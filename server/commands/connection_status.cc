@@ -4,7 +4,8 @@
 
 namespace cairn::server {
 
-Status HandleConnectionStatus(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleConnectionStatus(CommandContext& ctx, const CommandRequest& request,
+                                      bson_t* reply) {
   bson_t auth_info, users, roles;
   BSON_APPEND_DOCUMENT_BEGIN(reply, "authInfo", &auth_info);
   BSON_APPEND_ARRAY_BEGIN(&auth_info, "authenticatedUsers", &users);

@@ -9,7 +9,8 @@
 
 namespace cairn::server {
 
-Status HandleConvertToCapped(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleConvertToCapped(CommandContext& ctx, const CommandRequest& request,
+                                     bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
   CAIRN_ASSIGN_OR_RETURN(CommandArgs args, CommandArgs::Parse(request, {{"size", kArgAny, true}}));
   CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));

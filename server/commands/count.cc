@@ -14,7 +14,7 @@
 
 namespace cairn::server {
 
-Status HandleCount(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleCount(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
   CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
                          CommandArgs::Parse(request, {{"query", kArgDocument | kArgNull},

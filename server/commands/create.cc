@@ -16,7 +16,7 @@
 
 namespace cairn::server {
 
-Status HandleCreate(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleCreate(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
   CAIRN_RETURN_IF_ERROR(CommandArgs::Parse(request, {{"capped", kArgBool},
                                                      {"size", kArgNumber},

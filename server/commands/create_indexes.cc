@@ -75,7 +75,8 @@ std::string_view SpecName(BsonView spec) {
 
 }  // namespace
 
-Status HandleCreateIndexes(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleCreateIndexes(CommandContext& ctx, const CommandRequest& request,
+                                   bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
   CAIRN_ASSIGN_OR_RETURN(
       CommandArgs args,

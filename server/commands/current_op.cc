@@ -23,7 +23,7 @@ bool IsCommandOption(std::string_view name) {
 
 }  // namespace
 
-Status HandleCurrentOp(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleCurrentOp(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   OpRegistry::ReportOptions options;
   BsonDoc filter;
   bson_iter_t it;

@@ -7,7 +7,7 @@
 
 namespace cairn::server {
 
-Status HandleDbStats(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleDbStats(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(
       CommandArgs args,
       CommandArgs::Parse(request, {{"scale", kArgNumber}, {"freeStorage", kArgNumber}}));

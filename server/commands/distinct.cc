@@ -80,7 +80,7 @@ void CollectValues(BsonView doc, std::string_view path, DistinctValues* out) {
 
 }  // namespace
 
-Status HandleDistinct(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleDistinct(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
   CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
                          CommandArgs::Parse(request, {{"key", kArgString, true},

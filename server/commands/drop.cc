@@ -6,7 +6,7 @@
 
 namespace cairn::server {
 
-Status HandleDrop(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleDrop(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
   CAIRN_RETURN_IF_ERROR(CommandArgs::Parse(request, {}).status());  // validation only
   CAIRN_RETURN_IF_ERROR(ValidateDatabaseName(request.db));

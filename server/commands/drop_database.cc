@@ -5,7 +5,8 @@
 
 namespace cairn::server {
 
-Status HandleDropDatabase(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleDropDatabase(CommandContext& ctx, const CommandRequest& request,
+                                  bson_t* reply) {
   CAIRN_RETURN_IF_ERROR(CommandArgs::Parse(request, {}).status());  // validation only
   CAIRN_RETURN_IF_ERROR(ValidateDatabaseName(request.db));
   CAIRN_RETURN_IF_ERROR(ctx.state.engine().catalog().DropDatabase(request.db));

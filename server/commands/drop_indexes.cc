@@ -45,7 +45,8 @@ Result<std::string> NameByKeyPattern(const storage::CollectionEntry& collection,
 
 }  // namespace
 
-Status HandleDropIndexes(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleDropIndexes(CommandContext& ctx, const CommandRequest& request,
+                                 bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
   CAIRN_ASSIGN_OR_RETURN(
       CommandArgs args,

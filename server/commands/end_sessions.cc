@@ -6,7 +6,8 @@
 
 namespace cairn::server {
 
-Status HandleEndSessions(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleEndSessions(CommandContext& ctx, const CommandRequest& request,
+                                 bson_t* reply) {
   bson_iter_t it;
   request.body.Init(&it);
   bson_iter_next(&it);

@@ -20,7 +20,7 @@ constexpr std::string_view kExplainable[] = {
 
 }  // namespace
 
-Status HandleExplain(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleExplain(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   bson_iter_t first;
   request.body.Init(&first);
   bson_iter_next(&first);
@@ -65,7 +65,8 @@ Status HandleExplain(CommandContext& ctx, const CommandRequest& request, bson_t*
   explained.db = request.db;
   explained.body = inner;
   CommandContext explained_ctx{ctx.state, ctx.connection, &options};
-  return def->handler(explained_ctx, explained, reply);
+  // An explained command runs no cursor, so it asks for no continuation.
+  return def->handler(explained_ctx, explained, reply).status();
 }
 
 }  // namespace cairn::server

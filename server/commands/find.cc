@@ -157,7 +157,7 @@ bool IsNaturalOrder(BsonView spec, bool* reverse) {
 
 }  // namespace
 
-Status HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   if (std::optional<Status> answered = TryFindById(ctx, request, reply)) return *answered;
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
   CAIRN_ASSIGN_OR_RETURN(CommandArgs args,

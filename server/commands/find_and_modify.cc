@@ -39,7 +39,8 @@ Status ProjectValue(const std::optional<query::Projection>& fields, BsonDoc* doc
 
 }  // namespace
 
-Status HandleFindAndModify(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleFindAndModify(CommandContext& ctx, const CommandRequest& request,
+                                   bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
   CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
                          CommandArgs::Parse(request, {{"query", kArgDocument | kArgNull},

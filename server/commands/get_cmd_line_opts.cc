@@ -7,7 +7,8 @@
 
 namespace cairn::server {
 
-Status HandleGetCmdLineOpts(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleGetCmdLineOpts(CommandContext& ctx, const CommandRequest& request,
+                                    bson_t* reply) {
   const ServerOptions& options = ctx.state.options();
   bson_t argv;
   BSON_APPEND_ARRAY_BEGIN(reply, "argv", &argv);

@@ -8,7 +8,7 @@
 
 namespace cairn::server {
 
-Status HandleGetLog(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleGetLog(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   bson_iter_t it;
   request.body.Init(&it);
   bson_iter_next(&it);

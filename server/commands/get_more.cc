@@ -14,7 +14,7 @@
 
 namespace cairn::server {
 
-Status HandleGetMore(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleGetMore(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   bson_iter_t it;
   request.body.Init(&it);
   bson_iter_next(&it);
@@ -41,7 +41,7 @@ Status HandleGetMore(CommandContext& ctx, const CommandRequest& request, bson_t*
       return Status(ErrorCode::kBadValue,
                     "cannot set maxTimeMS on getMore command for a non-awaitData cursor");
     }
-    return ReplyWithTailableGetMore(ctx, std::move(cursor), batch_size, max_time_ms, reply);
+    return ReplyWithTailableGetMore(ctx, std::move(cursor), ns, batch_size, max_time_ms, reply);
   }
   // The find's or aggregate's maxTimeMS goes on counting over the batches.
   if (Status armed = ArmCursorDeadline(*cursor); !armed.ok()) {
@@ -58,14 +58,14 @@ Status HandleGetMore(CommandContext& ctx, const CommandRequest& request, bson_t*
       cursor->prepared->Reset(kPreparedReplyKeepBytes);
       if (cursor->prepared_exhausted) {
         ctx.state.cursors().Discard(std::move(cursor));
-      } else {
-        ctx.state.cursors().CheckIn(std::move(cursor));
-        ctx.connection.read_ahead_cursor = id;
+        return Status::OK();
       }
-      return Status::OK();
+      ctx.state.cursors().CheckIn(std::move(cursor));
+      return Continuation::ReadAhead(id);
     }
     DropPreparedBatch(*cursor);
   }
+  bool open = false;
   Status status =
       AppendCursorBatch(reply, std::move(cursor), "nextBatch", batch_size, /*empty=*/false,
                         [&](std::unique_ptr<Cursor> done, bool exhausted) -> int64_t {
@@ -75,14 +75,15 @@ Status HandleGetMore(CommandContext& ctx, const CommandRequest& request, bson_t*
                           }
                           SaveCursorDeadline(*done);
                           ctx.state.cursors().CheckIn(std::move(done));
-                          // A driver iterating a cursor without batchSize will ask for the
-                          // next batch: read it while this one is on its way.
-                          if (batch_size == 0) ctx.connection.read_ahead_cursor = id;
+                          open = true;
                           return id;
                         });
   // An error while the batch runs carries MongoDB's context (getmore_cmd.cpp), for find and
   // aggregate cursors alike.
   if (!status.ok()) return status.WithContext("Executor error during getMore");
+  // A driver iterating a cursor without batchSize will ask for the next batch: read it while this
+  // one is on its way.
+  if (open && batch_size == 0) return Continuation::ReadAhead(id);
   return status;
 }
 

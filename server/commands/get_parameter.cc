@@ -47,7 +47,8 @@ void AppendAllParameters(CommandContext& ctx, bson_t* reply) {
 
 }  // namespace
 
-Status HandleGetParameter(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleGetParameter(CommandContext& ctx, const CommandRequest& request,
+                                  bson_t* reply) {
   bson_iter_t it;
   request.body.Init(&it);
   bson_iter_next(&it);

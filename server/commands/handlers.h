@@ -7,7 +7,7 @@
 namespace cairn::server {
 
 #define CAIRN_DECLARE_HANDLER(fn) \
-  Status fn(CommandContext& ctx, const CommandRequest& request, bson_t* reply)
+  CommandOutcome fn(CommandContext& ctx, const CommandRequest& request, bson_t* reply)
 
 CAIRN_DECLARE_HANDLER(HandleAggregate);
 CAIRN_DECLARE_HANDLER(HandleBuildInfo);

@@ -8,7 +8,7 @@
 
 namespace cairn::server {
 
-Status HandleHello(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleHello(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   bson_iter_t it;
   bool hello_ok = false;
   if (request.body.Find("helloOk", &it)) hello_ok = bson_iter_as_bool(&it);

@@ -10,7 +10,7 @@
 
 namespace cairn::server {
 
-Status HandleHostInfo(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleHostInfo(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   char hostname[256] = {0};
   gethostname(hostname, sizeof hostname - 1);
   struct utsname uts;

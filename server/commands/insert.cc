@@ -12,7 +12,7 @@
 
 namespace cairn::server {
 
-Status HandleInsert(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleInsert(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
   CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
                          CommandArgs::Parse(request, {{"documents", kArgArray, true},

@@ -7,7 +7,8 @@
 
 namespace cairn::server {
 
-Status HandleKillCursors(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleKillCursors(CommandContext& ctx, const CommandRequest& request,
+                                 bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
   CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
                          CommandArgs::Parse(request, {{"cursors", kArgArray, true}}));

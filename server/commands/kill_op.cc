@@ -10,7 +10,7 @@
 
 namespace cairn::server {
 
-Status HandleKillOp(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleKillOp(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(CommandArgs args, CommandArgs::Parse(request, {{"op", kArgAny}}));
   bson_iter_t op;
   if (!args.Get("op", &op)) {

@@ -10,7 +10,8 @@
 
 namespace cairn::server {
 
-Status HandleListCollections(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleListCollections(CommandContext& ctx, const CommandRequest& request,
+                                     bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
                          CommandArgs::Parse(request, {{"filter", kArgDocument},
                                                       {"nameOnly", kArgBool},

@@ -5,7 +5,8 @@
 
 namespace cairn::server {
 
-Status HandleListCommands(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleListCommands(CommandContext& ctx, const CommandRequest& request,
+                                  bson_t* reply) {
   bson_t commands;
   BSON_APPEND_DOCUMENT_BEGIN(reply, "commands", &commands);
   for (const CommandDef& def : AllCommands()) {

@@ -8,7 +8,8 @@
 
 namespace cairn::server {
 
-Status HandleListDatabases(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleListDatabases(CommandContext& ctx, const CommandRequest& request,
+                                   bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
                          CommandArgs::Parse(request, {{"filter", kArgDocument},
                                                       {"nameOnly", kArgBool},

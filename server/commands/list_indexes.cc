@@ -11,7 +11,8 @@
 
 namespace cairn::server {
 
-Status HandleListIndexes(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleListIndexes(CommandContext& ctx, const CommandRequest& request,
+                                 bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
   CAIRN_RETURN_IF_ERROR(
       CommandArgs::Parse(request, {{"cursor", kArgDocument}}).status());  // validation only

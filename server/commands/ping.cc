@@ -3,7 +3,7 @@
 
 namespace cairn::server {
 
-Status HandlePing(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandlePing(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   return Status::OK();
 }
 

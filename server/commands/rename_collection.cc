@@ -24,7 +24,8 @@ Status SplitNamespace(std::string_view ns, std::string_view* db, std::string_vie
 
 }  // namespace
 
-Status HandleRenameCollection(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleRenameCollection(CommandContext& ctx, const CommandRequest& request,
+                                      bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view from, CollectionNameArg(request));
   CAIRN_ASSIGN_OR_RETURN(CommandArgs args, CommandArgs::Parse(request, {{"to", kArgString, true},
                                                                         {"dropTarget", kArgAny},

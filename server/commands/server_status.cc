@@ -25,7 +25,8 @@ void ReadMemory(int64_t* resident_mb, int64_t* virtual_mb) {
 
 }  // namespace
 
-Status HandleServerStatus(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleServerStatus(CommandContext& ctx, const CommandRequest& request,
+                                  bson_t* reply) {
   ServerState& state = ctx.state;
   char hostname[256] = {0};
   gethostname(hostname, sizeof hostname - 1);

@@ -28,7 +28,8 @@ bool IsReadOnly(std::string_view name) {
 
 }  // namespace
 
-Status HandleSetParameter(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleSetParameter(CommandContext& ctx, const CommandRequest& request,
+                                  bson_t* reply) {
   std::map<std::string_view, BsonElement> to_set;
   bson_iter_t it;
   request.body.Init(&it);

@@ -113,7 +113,7 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
 
 }  // namespace
 
-Status HandleUpdate(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleUpdate(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
   CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
                          CommandArgs::Parse(request, {{"updates", kArgArray, true},

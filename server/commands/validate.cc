@@ -1079,7 +1079,7 @@ Status NotFound(const std::string& ns) {
 
 }  // namespace
 
-Status HandleValidate(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleValidate(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(std::string_view collection, CollectionNameArg(request));
   CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
   CAIRN_ASSIGN_OR_RETURN(Options options, ParseOptions(request.body));

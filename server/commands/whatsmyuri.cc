@@ -3,7 +3,7 @@
 
 namespace cairn::server {
 
-Status HandleWhatsMyUri(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleWhatsMyUri(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   AppendUtf8(reply, "you", ctx.connection.remote);
   return Status::OK();
 }

@@ -137,14 +137,15 @@ Status ReplyWithTailableFind(CommandContext& ctx, const storage::CollectionHandl
                            });
 }
 
-Status ReplyWithTailableGetMore(CommandContext& ctx, std::unique_ptr<Cursor> cursor,
-                                int64_t batch_size, int64_t max_time_ms, bson_t* reply) {
+namespace {
+
+// One getMore batch of a tailable cursor (checked out). With awaitData, nothing new and
+// `deadline` not passed yet, the reply (an empty batch) comes with a kAwaitInsert continuation
+// whose resume runs this again after the wait.
+CommandOutcome TailableBatch(CommandContext& ctx, std::unique_ptr<Cursor> cursor, std::string ns,
+                             int64_t batch_size, std::chrono::steady_clock::time_point deadline,
+                             bson_t* reply) {
   using Clock = std::chrono::steady_clock;
-  ConnectionInfo::AwaitData& await = ctx.connection.await_data;
-  const Clock::time_point deadline =
-      await.retry ? await.deadline
-                  : Clock::now() + std::chrono::milliseconds(max_time_ms > 0 ? max_time_ms : 1000);
-  await = ConnectionInfo::AwaitData();
   const bool await_data = cursor->await_data;
   const storage::Prefix prefix = cursor->collection_prefix;
   const int64_t id = cursor->id;
@@ -152,6 +153,7 @@ Status ReplyWithTailableGetMore(CommandContext& ctx, std::unique_ptr<Cursor> cur
   // then ends at once.
   const uint64_t version = ctx.state.capped().InsertVersion(prefix);
   const int64_t returned_before = cursor->returned;
+  bool wait = false;
   Status status =
       AppendCursorBatch(reply, std::move(cursor), "nextBatch", batch_size, /*empty=*/false,
                         [&](std::unique_ptr<Cursor> done, bool) -> int64_t {
@@ -161,19 +163,41 @@ Status ReplyWithTailableGetMore(CommandContext& ctx, std::unique_ptr<Cursor> cur
                           }
                           const bool empty = done->returned == returned_before;
                           ctx.state.cursors().CheckIn(std::move(done));
-                          if (await_data && empty && Clock::now() < deadline) {
-                            await.active = true;
-                            await.collection = prefix;
-                            await.version = version;
-                            await.deadline = deadline;
-                          }
+                          wait = await_data && empty && Clock::now() < deadline;
                           return id;
                         });
   if (!status.ok() && status.code() == ErrorCode::kCappedPositionLost) {
     return Status(status.code(),
                   "Executor error during getMore :: caused by :: " + status.reason());
   }
-  return status;
+  if (!status.ok() || !wait) return status;
+  Continuation next;
+  next.kind = Continuation::Kind::kAwaitInsert;
+  next.cursor_id = id;
+  next.collection = prefix;
+  next.version = version;
+  next.deadline = deadline;
+  next.ns = std::move(ns);
+  next.batch_size = batch_size;
+  next.resume = [](CommandContext& ctx, const Continuation& self, bson_t* reply) -> CommandOutcome {
+    // The cursor was checked in for the wait: another getMore or killCursors may have taken it.
+    Result<std::unique_ptr<Cursor>> cursor = ctx.state.cursors().CheckOut(self.cursor_id, self.ns);
+    if (!cursor.ok()) return cursor.status();
+    return TailableBatch(ctx, std::move(cursor).value(), self.ns, self.batch_size, self.deadline,
+                         reply);
+  };
+  return next;
+}
+
+}  // namespace
+
+CommandOutcome ReplyWithTailableGetMore(CommandContext& ctx, std::unique_ptr<Cursor> cursor,
+                                        std::string ns, int64_t batch_size, int64_t max_time_ms,
+                                        bson_t* reply) {
+  const std::chrono::steady_clock::time_point deadline =
+      std::chrono::steady_clock::now() +
+      std::chrono::milliseconds(max_time_ms > 0 ? max_time_ms : 1000);
+  return TailableBatch(ctx, std::move(cursor), std::move(ns), batch_size, deadline, reply);
 }
 
 }  // namespace cairn::server

@@ -5,18 +5,20 @@
 // CappedPositionLost 136. As MongoDB (SERVER-13955), a tailable find on an empty collection
 // returns cursor id 0.
 //
-// awaitData: a getMore that finds nothing new does not answer at once. The handler sets
-// ConnectionInfo::await_data; the connection's coroutine (server.cc) then waits on an asio timer
-// until the collection's next insert commit (CappedRegistry wakes it) or maxTimeMS (default 1 s)
-// and runs the getMore again. Why this design: commands run synchronously on the connection's
-// single-threaded io_context, shared with other connections, so blocking the handler on a
-// condition variable would stall every connection of that thread; a timer suspends only this
-// connection's coroutine, and an insert wakes it by posting a cancel to its own context.
+// awaitData: a getMore that finds nothing new does not answer at once. The handler returns a
+// kAwaitInsert continuation (command.h); the connection's coroutine (net/server.cc) then waits on
+// an asio timer until the collection's next insert commit (CappedRegistry wakes it) or maxTimeMS
+// (default 1 s), and resumes the batch step (not the whole getMore). Why this design: commands run
+// synchronously on the connection's single-threaded io_context, shared with other connections, so
+// blocking the handler on a condition variable would stall every connection of that thread; a timer
+// suspends only this connection's coroutine, and an insert wakes it by posting a cancel to its own
+// context.
 #pragma once
 
 #include <bson/bson.h>
 
 #include <memory>
+#include <string>
 
 #include "common/bson_doc.h"
 #include "common/status.h"
@@ -41,10 +43,12 @@ Status ReplyWithTailableFind(CommandContext& ctx, const storage::CollectionHandl
                              std::shared_ptr<const query::Matcher> filter, BsonView filter_doc,
                              int64_t skip, bool await_data, int64_t batch_size, bson_t* reply);
 
-// getMore on a tailable cursor (checked out): the next batch; the cursor stays open when the
-// batch is empty. With awaitData and nothing new, asks the connection to wait (see above) until
-// `max_time_ms` (0: the default 1000 ms) from the first attempt.
-Status ReplyWithTailableGetMore(CommandContext& ctx, std::unique_ptr<Cursor> cursor,
-                                int64_t batch_size, int64_t max_time_ms, bson_t* reply);
+// getMore on a tailable cursor (checked out, from `ns`): the next batch; the cursor stays open
+// when the batch is empty. With awaitData and nothing new, returns a kAwaitInsert continuation
+// (command.h): the connection waits for an insert until `max_time_ms` (0: the default 1000 ms)
+// from now, then the batch is read again.
+CommandOutcome ReplyWithTailableGetMore(CommandContext& ctx, std::unique_ptr<Cursor> cursor,
+                                        std::string ns, int64_t batch_size, int64_t max_time_ms,
+                                        bson_t* reply);
 
 }  // namespace cairn::server

@@ -54,9 +54,9 @@ void FinishOpMsg(wire::ReplyBuffer* out, int32_t response_to, bool with_checksum
   }
 }
 
-DispatchAction HandleOpMsg(ServerState& state, ConnectionInfo& connection,
-                           const wire::MessageHeader& header, const uint8_t* frame, size_t size,
-                           wire::ReplyBuffer* out) {
+Dispatched HandleOpMsg(ServerState& state, ConnectionInfo& connection,
+                       const wire::MessageHeader& header, const uint8_t* frame, size_t size,
+                       wire::ReplyBuffer* out) {
   Result<wire::OpMsg> parsed = wire::ParseOpMsg(frame, size);
   if (!parsed.ok()) {
     LogProtocolError(connection, parsed.status());
@@ -64,16 +64,17 @@ DispatchAction HandleOpMsg(ServerState& state, ConnectionInfo& connection,
     uint32_t flags = 0;
     if (size >= wire::kHeaderSize + 4) std::memcpy(&flags, frame + wire::kHeaderSize, 4);
     flags = BSON_UINT32_FROM_LE(flags);
-    if (flags & wire::kMoreToCome) return DispatchAction::kClose;
+    if (flags & wire::kMoreToCome) return {DispatchAction::kClose};
     AppendErrorFields(out->Begin(wire::kOpMsgBodyOffset), parsed.status());
     FinishOpMsg(out, header.request_id, false);
-    return DispatchAction::kReply;
+    return {DispatchAction::kReply};
   }
   const wire::OpMsg& msg = parsed.value();
   CommandRequest request;
   request.body = msg.body;
   request.sequences = &msg.sequences;
   bson_t* reply = out->Begin(wire::kOpMsgBodyOffset);
+  Continuation next;
   bson_iter_t it;
   if (!msg.body.Init(&it) || !bson_iter_next(&it)) {
     AppendErrorFields(reply, Status(ErrorCode::kFailedToParse, "Command document is empty"));
@@ -85,15 +86,15 @@ DispatchAction HandleOpMsg(ServerState& state, ConnectionInfo& connection,
           reply, Status(ErrorCode::kLocation40571, "OP_MSG requests require a $db argument"));
     } else {
       request.db = IterUtf8(&db);
-      RunCommand(state, connection, request, out);
+      next = RunCommand(state, connection, request, out);
     }
   }
   if (msg.more_to_come()) {
     out->Reset(wire::kKeepReplyBytes);
-    return DispatchAction::kNoReply;
+    return {DispatchAction::kNoReply};  // nothing is sent, so nothing follows a reply
   }
   FinishOpMsg(out, header.request_id, msg.checksum_present());
-  return DispatchAction::kReply;
+  return {DispatchAction::kReply, std::move(next)};
 }
 
 // Closes an OP_REPLY (one document) built in `out` and writes its prefix.
@@ -103,13 +104,13 @@ void FinishOpReply(wire::ReplyBuffer* out, int32_t response_to, int32_t response
                            response_to, response_flags, 1);
 }
 
-DispatchAction HandleOpQuery(ServerState& state, ConnectionInfo& connection,
-                             const wire::MessageHeader& header, const uint8_t* frame, size_t size,
-                             wire::ReplyBuffer* out) {
+Dispatched HandleOpQuery(ServerState& state, ConnectionInfo& connection,
+                         const wire::MessageHeader& header, const uint8_t* frame, size_t size,
+                         wire::ReplyBuffer* out) {
   Result<wire::OpQuery> parsed = wire::ParseOpQuery(frame, size);
   if (!parsed.ok()) {
     LogProtocolError(connection, parsed.status());
-    return DispatchAction::kClose;
+    return {DispatchAction::kClose};
   }
   const wire::OpQuery& query = parsed.value();
   std::string_view ns = query.full_collection_name;
@@ -124,7 +125,7 @@ DispatchAction HandleOpQuery(ServerState& state, ConnectionInfo& connection,
     AppendUtf8(err, "codeName", CodeName(ErrorCode::kLocation5739101));
     BSON_APPEND_DOUBLE(err, "ok", 0.0);
     FinishOpReply(out, header.request_id, wire::kReplyQueryFailure);
-    return DispatchAction::kReply;
+    return {DispatchAction::kReply};
   }
 
   // Drivers may wrap the command: {$query: {...}, $readPreference: ...}.
@@ -143,6 +144,7 @@ DispatchAction HandleOpQuery(ServerState& state, ConnectionInfo& connection,
     request.db = db;
     request.body = command;
     request.from_op_query = true;
+    // hello, the only command OP_QUERY still runs, asks for no continuation.
     RunCommand(state, connection, request, out);
   } else {
     AppendErrorFields(reply, Status(ErrorCode::kUnsupportedOpQueryCommand,
@@ -150,7 +152,7 @@ DispatchAction HandleOpQuery(ServerState& state, ConnectionInfo& connection,
                                         std::string(kLegacyOpcodeHelp)));
   }
   FinishOpReply(out, header.request_id, wire::kReplyAwaitCapable);
-  return DispatchAction::kReply;
+  return {DispatchAction::kReply};
 }
 
 // The generic fields RunCommand reads, found in its one pass over the body.
@@ -320,9 +322,20 @@ CommandRequest FoldSequences(const CommandRequest& request, BsonDoc* body) {
   return folded;
 }
 
-// Runs a command found in the table.
-void RunKnownCommand(ServerState& state, ConnectionInfo& connection, const CommandDef* def,
-                     const CommandRequest& request, wire::ReplyBuffer* out) {
+// Closes a command's reply body: ok: 1 after the handler's fields, or MongoDB's error reply in
+// place of a partial one (and then no continuation).
+Continuation FinishReply(const Status& status, Continuation next, wire::ReplyBuffer* out) {
+  if (!status.ok()) {
+    AppendErrorFields(out->Restart(), status);  // a partial reply is discarded
+    return {};
+  }
+  if (!out->complete()) BSON_APPEND_DOUBLE(out->body(), "ok", 1.0);  // an adopted reply has it
+  return next;
+}
+
+// Runs a command found in the table; returns its continuation.
+Continuation RunKnownCommand(ServerState& state, ConnectionInfo& connection, const CommandDef* def,
+                             const CommandRequest& request, wire::ReplyBuffer* out) {
   CommandContext ctx{state, connection, nullptr, out};
   // One pass over the body: duplicate fields, and the generic fields the dispatcher reads (the
   // write concern, the session and its transaction fields).
@@ -332,7 +345,7 @@ void RunKnownCommand(ServerState& state, ConnectionInfo& connection, const Comma
   if (!status.ok()) {
     state.opcounters().command++;
     AppendErrorFields(out->body(), status);
-    return;
+    return {};
   }
   if (generic.has_lsid) RecordSession(state, connection, &generic.lsid);
   // A bad write concern fails the command before it runs, as in mongod.
@@ -351,48 +364,72 @@ void RunKnownCommand(ServerState& state, ConnectionInfo& connection, const Comma
                              std::chrono::milliseconds(*max_time_ms));
     }
   }
+  Continuation next;
   if (status.ok()) {
     ScopedInterrupt current(&interrupt);
     OpScope op(state.ops(), connection, request, &interrupt);  // what $currentOp reports
-    status = def->handler(ctx, request, out->body());
+    CommandOutcome outcome = def->handler(ctx, request, out->body());
+    status = outcome.status();
+    next = outcome.next();
   }
   if (status.ok() && concern->sync) status = state.engine().SyncWal();
-  if (!status.ok()) {
-    AppendErrorFields(out->Restart(), status);  // a partial reply is discarded
-    return;
-  }
-  if (!out->complete()) BSON_APPEND_DOUBLE(out->body(), "ok", 1.0);  // an adopted reply has it
+  return FinishReply(status, std::move(next), out);
 }
 
 }  // namespace
 
-void RunCommand(ServerState& state, ConnectionInfo& connection, const CommandRequest& request,
-                wire::ReplyBuffer* out) {
+Continuation RunCommand(ServerState& state, ConnectionInfo& connection,
+                        const CommandRequest& request, wire::ReplyBuffer* out) {
   const CommandDef* def = FindCommand(request.name);
   if (def == nullptr) {
     state.opcounters().command++;
     AppendErrorFields(out->body(), Status(ErrorCode::kCommandNotFound,
                                           "no such command: '" + std::string(request.name) + "'"));
-    return;
+    return {};
   }
   if (def->admin_only && request.db != "admin") {
     state.opcounters().command++;
     AppendErrorFields(out->body(), Status(ErrorCode::kUnauthorized,
                                           std::string(def->name) +
                                               " may only be run against the admin database."));
-    return;
+    return {};
   }
   if (!def->reads_sequences && request.sequences != nullptr && !request.sequences->empty()) {
     BsonDoc folded_body;
-    RunKnownCommand(state, connection, def, FoldSequences(request, &folded_body), out);
-    return;
+    return RunKnownCommand(state, connection, def, FoldSequences(request, &folded_body), out);
   }
-  RunKnownCommand(state, connection, def, request, out);
+  return RunKnownCommand(state, connection, def, request, out);
 }
 
-DispatchAction Dispatch(ServerState& state, ConnectionInfo& connection,
-                        const wire::MessageHeader& header, const uint8_t* frame, size_t size,
-                        wire::ReplyBuffer* out) {
+Dispatched Resume(ServerState& state, ConnectionInfo& connection, const wire::MessageHeader& header,
+                  const uint8_t* frame, size_t size, const Continuation& next,
+                  wire::ReplyBuffer* out) {
+  // Only OP_MSG commands return continuations (OP_QUERY runs hello alone); its flags say whether
+  // the reply carries a checksum, as the first reply did.
+  uint32_t flags = 0;
+  std::memcpy(&flags, frame + wire::kHeaderSize, sizeof flags);
+  flags = BSON_UINT32_FROM_LE(flags);
+  out->Reset(wire::kKeepReplyBytes);
+  out->Begin(wire::kOpMsgBodyOffset);
+  CommandContext ctx{state, connection, nullptr, out};
+  Interruptible interrupt;
+  interrupt.set_client_socket(connection.socket_fd);
+  Status status;
+  Continuation again;
+  {
+    ScopedInterrupt current(&interrupt);
+    CommandOutcome outcome = next.resume(ctx, next, out->body());
+    status = outcome.status();
+    again = outcome.next();
+  }
+  again = FinishReply(status, std::move(again), out);
+  FinishOpMsg(out, header.request_id, (flags & wire::kChecksumPresent) != 0);
+  return {DispatchAction::kReply, std::move(again)};
+}
+
+Dispatched Dispatch(ServerState& state, ConnectionInfo& connection,
+                    const wire::MessageHeader& header, const uint8_t* frame, size_t size,
+                    wire::ReplyBuffer* out) {
   switch (static_cast<wire::OpCode>(header.op_code)) {
     case wire::OpCode::kMsg:
       return HandleOpMsg(state, connection, header, frame, size, out);
@@ -404,7 +441,7 @@ DispatchAction Dispatch(ServerState& state, ConnectionInfo& connection,
       AppendUtf8(attr.get(), "remote", connection.remote);
       logging::Log(logging::Severity::kWarning, "NETWORK", 22989, ConnectionContext(connection),
                    "Unsupported opcode: ending connection", attr.get());
-      return DispatchAction::kClose;
+      return {DispatchAction::kClose};
     }
   }
 }

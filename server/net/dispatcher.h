@@ -18,13 +18,28 @@ enum class DispatchAction {
   kClose,    // a malformed or unsupported message: close this connection
 };
 
-DispatchAction Dispatch(ServerState& state, ConnectionInfo& connection,
-                        const wire::MessageHeader& header, const uint8_t* frame, size_t size,
-                        wire::ReplyBuffer* out);
+// What Dispatch did, and what the connection loop does next (a read-ahead, or an awaitData
+// wait followed by Resume).
+struct Dispatched {
+  DispatchAction action = DispatchAction::kReply;
+  Continuation next;  // kNone unless action is kReply
+};
+
+Dispatched Dispatch(ServerState& state, ConnectionInfo& connection,
+                    const wire::MessageHeader& header, const uint8_t* frame, size_t size,
+                    wire::ReplyBuffer* out);
+
+// After the loop's wait for a kAwaitInsert continuation of the request in `frame` (the OP_MSG
+// Dispatch ran): runs the continuation's resume and builds the reply frame that replaces the one
+// built before, in `out`. The request is not run again; only the step the handler handed back.
+Dispatched Resume(ServerState& state, ConnectionInfo& connection, const wire::MessageHeader& header,
+                  const uint8_t* frame, size_t size, const Continuation& next,
+                  wire::ReplyBuffer* out);
 
 // Runs one command (already parsed) and writes its complete reply document (ok: 1 with the
 // handler's fields, or MongoDB's error reply) into `out`'s body, which the caller has begun.
-void RunCommand(ServerState& state, ConnectionInfo& connection, const CommandRequest& request,
-                wire::ReplyBuffer* out);
+// Returns what the handler asked the loop to do next.
+Continuation RunCommand(ServerState& state, ConnectionInfo& connection,
+                        const CommandRequest& request, wire::ReplyBuffer* out);
 
 }  // namespace cairn::server

@@ -213,7 +213,7 @@ struct Server::Impl {
   asio::awaitable<void> Serve(std::shared_ptr<Session> session, int64_t id);
   // Suspends the connection until an insert into the awaited capped collection commits or the
   // await deadline passes (tailable awaitData getMore; tailable_cursor.h).
-  asio::awaitable<void> AwaitInsert(Session& session, const ConnectionInfo::AwaitData& await);
+  asio::awaitable<void> AwaitInsert(Session& session, const Continuation& await);
   // Keeps or releases a connection's buffers after a request, within kKeptMemoryBudget.
   void KeepOrRelease(size_t* kept, FrameBuffer& frame, wire::ReplyBuffer& out);
   void ScheduleReaper();
@@ -414,28 +414,25 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
     }
     if (ec || have < length) break;
     session->busy = true;
-    DispatchAction action;
+    Dispatched dispatched;
     {
       BusyMark busy;
-      action = Dispatch(state, info, header.value(), frame.data(), length, &out);
+      dispatched = Dispatch(state, info, header.value(), frame.data(), length, &out);
     }
-    while (info.await_data.active && action == DispatchAction::kReply && !session->closing) {
-      // Nothing new for an awaitData cursor: wait for an insert, then run the getMore again.
-      co_await AwaitInsert(*session, info.await_data);
-      info.await_data.active = false;
-      info.await_data.retry = true;
-      out.Reset(wire::kKeepReplyBytes);
+    while (dispatched.next.kind == Continuation::Kind::kAwaitInsert && !session->closing) {
+      // Nothing new for an awaitData cursor: wait for an insert, then read its batch again.
+      co_await AwaitInsert(*session, dispatched.next);
       BusyMark busy;
-      action = Dispatch(state, info, header.value(), frame.data(), length, &out);
+      dispatched = Resume(state, info, header.value(), frame.data(), length, dispatched.next, &out);
     }
-    info.await_data = ConnectionInfo::AwaitData();
+    const DispatchAction action = dispatched.action;
     if (action == DispatchAction::kClose) break;
     // The next batch of a cursor is read ahead while the reply is sent: on another loop when
     // there is one, so the send (for a 1 MiB batch, ~20% of a scan's server time: the copy and
     // the loopback TCP path) and the reading overlap; otherwise after the send.
     std::unique_ptr<Cursor> read_ahead;
-    if (info.read_ahead_cursor != 0) {
-      int64_t cursor_id = std::exchange(info.read_ahead_cursor, 0);
+    if (dispatched.next.kind == Continuation::Kind::kReadAhead) {
+      const int64_t cursor_id = dispatched.next.cursor_id;
       // Only when no request is already waiting (a read-ahead must never delay one), and while
       // idle cursors hold less than their memory budget.
       boost::system::error_code pending_error;
@@ -495,8 +492,7 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
   }
 }
 
-asio::awaitable<void> Server::Impl::AwaitInsert(Session& session,
-                                                const ConnectionInfo::AwaitData& await) {
+asio::awaitable<void> Server::Impl::AwaitInsert(Session& session, const Continuation& await) {
   auto timer = std::make_shared<asio::steady_timer>(co_await asio::this_coro::executor);
   timer->expires_at(await.deadline);
   CappedRegistry::WaiterHandle waiter;

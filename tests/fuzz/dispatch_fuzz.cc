@@ -144,7 +144,8 @@ void RunInternal(const char* db, BsonDoc body) {
   request.body = body.view();
   wire::ReplyBuffer out;
   out.Begin(wire::kOpMsgBodyOffset);
-  RunCommand(*state, connection, request, &out);
+  Continuation ignored = RunCommand(*state, connection, request, &out);  // setup: no waits
+  (void)ignored;
   out.End();
 }
 
@@ -222,22 +223,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const auto* bytes = reinterpret_cast<const uint8_t*>(frame.data());
     auto header = wire::ParseHeader(bytes, frame.size());
     if (!header.ok()) continue;  // too large a frame
-    DispatchAction action = Dispatch(*state, connection, header.value(), bytes, frame.size(), &out);
-    if (connection.await_data.active && action == DispatchAction::kReply) {
-      // The server waits for an insert or the deadline; here, no waiting: once more, at once.
-      connection.await_data.active = false;
-      connection.await_data.retry = true;
-      out.Reset(wire::kKeepReplyBytes);
-      action = Dispatch(*state, connection, header.value(), bytes, frame.size(), &out);
+    Dispatched dispatched = Dispatch(*state, connection, header.value(), bytes, frame.size(), &out);
+    if (dispatched.next.kind == Continuation::Kind::kAwaitInsert) {
+      // The server waits for an insert or the deadline; here, no waiting: resumed at once.
+      dispatched =
+          Resume(*state, connection, header.value(), bytes, frame.size(), dispatched.next, &out);
     }
-    connection.await_data = ConnectionInfo::AwaitData();
+    const DispatchAction action = dispatched.action;
     if (action == DispatchAction::kReply) {
       int64_t cursor = CheckReply(out, command.view());
       if (cursor != 0) last_cursor = cursor;
     }
-    if (connection.read_ahead_cursor != 0) {
-      int64_t id = std::exchange(connection.read_ahead_cursor, 0);
-      if (auto cursor = state->cursors().TryCheckOut(id)) {
+    if (dispatched.next.kind == Continuation::Kind::kReadAhead) {
+      if (auto cursor = state->cursors().TryCheckOut(dispatched.next.cursor_id)) {
         ReadAhead(*cursor);
         state->cursors().CheckIn(std::move(cursor));
       }

@@ -83,7 +83,7 @@ class ValidateTest : public ::testing::Test {
     const CommandDef* def = FindCommand("validate");
     EXPECT_NE(def, nullptr);
     BsonDoc reply;
-    Status status = def->handler(ctx, request, reply.get());
+    Status status = def->handler(ctx, request, reply.get()).status();
     EXPECT_TRUE(status.ok()) << status.ToString();
     return reply;
   }
