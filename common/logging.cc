@@ -1,5 +1,6 @@
 // mongod-shaped JSON log lines through spdlog, plus the in-memory ring getLog reads.
 #include "common/logging.h"
+#include "common/mutex.h"
 
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_sinks.h>
@@ -17,7 +18,7 @@ namespace {
 constexpr size_t kRecentLines = 1024;  // getLog "global" keeps this many, as mongod's ramlog does
 
 struct LogState {
-  std::mutex mu;
+  Mutex mu;
   std::shared_ptr<spdlog::logger> logger;
   bool quiet = false;
   std::deque<std::string> recent;
@@ -108,7 +109,7 @@ std::string FormatLine(Severity severity, std::string_view component, int id, st
 
 void Init(const LogOptions& options) {
   LogState& state = State();
-  std::lock_guard<std::mutex> lock(state.mu);
+  MutexLock lock(&state.mu);
   std::shared_ptr<spdlog::logger> logger;
   if (options.path.empty()) {
     logger = std::make_shared<spdlog::logger>("cairn",
@@ -126,7 +127,7 @@ void Init(const LogOptions& options) {
 
 void Shutdown() {
   LogState& state = State();
-  std::lock_guard<std::mutex> lock(state.mu);
+  MutexLock lock(&state.mu);
   if (state.logger) state.logger->flush();
 }
 
@@ -136,7 +137,7 @@ void Log(Severity severity, std::string_view component, int id, std::string_view
          std::string_view msg, const bson_t* attr) {
   std::string line = FormatLine(severity, component, id, ctx, msg, attr);
   LogState& state = State();
-  std::lock_guard<std::mutex> lock(state.mu);
+  MutexLock lock(&state.mu);
   if (!state.logger) {
     state.logger = std::make_shared<spdlog::logger>(
         "cairn", std::make_shared<spdlog::sinks::stdout_sink_mt>());
@@ -150,20 +151,20 @@ void Log(Severity severity, std::string_view component, int id, std::string_view
 
 std::vector<std::string> RecentLines() {
   LogState& state = State();
-  std::lock_guard<std::mutex> lock(state.mu);
+  MutexLock lock(&state.mu);
   return std::vector<std::string>(state.recent.begin(), state.recent.end());
 }
 
 std::vector<std::string> StartupWarnings() {
   LogState& state = State();
-  std::lock_guard<std::mutex> lock(state.mu);
+  MutexLock lock(&state.mu);
   return state.startup_warnings;
 }
 
 void AddStartupWarning(std::string_view component, int id, std::string_view msg) {
   std::string line = FormatLine(Severity::kWarning, component, id, "initandlisten", msg, nullptr);
   LogState& state = State();
-  std::lock_guard<std::mutex> lock(state.mu);
+  MutexLock lock(&state.mu);
   state.startup_warnings.push_back(line);
 }
 

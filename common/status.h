@@ -10,6 +10,7 @@
 
 #include "common/bson_doc.h"
 #include "common/error_codes.h"
+#include "common/invariant.h"
 
 namespace cairn {
 
@@ -49,28 +50,57 @@ class [[nodiscard]] Status {
   std::shared_ptr<const State> state_;
 };
 
-// Result<T>: a T or a non-OK Status.
+// Result<T>: a T or a non-OK Status. Dereferencing one that holds an error is an invariant
+// failure in every build. Builds with CAIRN_CHECK_RESULTS (Debug and the sanitizer builds)
+// also fail when a Result is dereferenced before ok() or status() was asked (RocksDB's
+// ASSERT_STATUS_CHECKED), so a path that forgets the check fails in CI even when the value
+// happens to be there.
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : value_(std::move(value)) {}          // NOLINT: implicit by design
-  Result(Status status) : status_(std::move(status)) {}  // NOLINT: implicit by design
+  Result(T value) : value_(std::move(value)) {}         // NOLINT: implicit by design
+  Result(Status status) : status_(std::move(status)) {  // NOLINT: implicit by design
+    CAIRN_INVARIANT(!status_.ok());                     // an OK Result carries a value
+  }
   Result(ErrorCode code, std::string reason) : status_(code, std::move(reason)) {}
 
-  bool ok() const { return status_.ok(); }
-  const Status& status() const { return status_; }
+  bool ok() const {
+    MarkChecked();
+    return status_.ok();
+  }
+  const Status& status() const {
+    MarkChecked();
+    return status_;
+  }
 
-  T& value() & { return *value_; }
-  const T& value() const& { return *value_; }
-  T&& value() && { return std::move(*value_); }
-  T* operator->() { return &*value_; }
-  const T* operator->() const { return &*value_; }
-  T& operator*() & { return *value_; }
-  const T& operator*() const& { return *value_; }
+  T& value() & { return *Checked(); }
+  const T& value() const& { return *Checked(); }
+  T&& value() && { return std::move(*Checked()); }
+  T* operator->() { return Checked(); }
+  const T* operator->() const { return Checked(); }
+  T& operator*() & { return *Checked(); }
+  const T& operator*() const& { return *Checked(); }
 
  private:
+  T* Checked() {
+    CAIRN_INVARIANT(value_.has_value());
+#ifdef CAIRN_CHECK_RESULTS
+    CAIRN_INVARIANT(checked_);
+#endif
+    return &*value_;
+  }
+  const T* Checked() const { return const_cast<Result*>(this)->Checked(); }
+  void MarkChecked() const {
+#ifdef CAIRN_CHECK_RESULTS
+    checked_ = true;
+#endif
+  }
+
   std::optional<T> value_;
   Status status_;
+#ifdef CAIRN_CHECK_RESULTS
+  mutable bool checked_ = false;
+#endif
 };
 
 }  // namespace cairn

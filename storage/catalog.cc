@@ -18,6 +18,7 @@
 #include <set>
 
 #include "common/bson_validate.h"
+#include "common/mutex.h"
 #include "storage/engine_impl.h"
 
 namespace cairn::storage {
@@ -178,9 +179,9 @@ void AddDropRanges(rocksdb::WriteBatch* batch, rocksdb::ColumnFamilyHandle* cata
 
 // Writes a batch that drops the collections whose states are given, under the commit mutex so
 // that no WriteUnit re-creates their counters afterwards; then marks them dropped.
-Status WriteDropping(rocksdb::DB* db, const rocksdb::WriteOptions& wo, std::mutex& commit_mu,
+Status WriteDropping(rocksdb::DB* db, const rocksdb::WriteOptions& wo, Mutex& commit_mu,
                      rocksdb::WriteBatch* batch, const std::vector<CollectionState*>& dropped) {
-  std::lock_guard lock(commit_mu);
+  MutexLock lock(&commit_mu);
   Status s = FromRocks(db->Write(wo, batch), "catalog write");
   if (!s.ok()) return s;
   for (CollectionState* st : dropped) {
@@ -195,7 +196,7 @@ Status WriteDropping(rocksdb::DB* db, const rocksdb::WriteOptions& wo, std::mute
 
 Status Catalog::Load() {
   Engine::Impl* e = engine_->impl_.get();
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   bool has_version = false;
   Prefix stored_next = kFirstPrefix;
   Prefix max_used = 0;
@@ -260,7 +261,7 @@ Status Catalog::Load() {
 }
 
 CollectionHandle Catalog::Find(std::string_view ns) const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   auto it = entries_.find(std::string(ns));
   return it == entries_.end() ? nullptr : it->second;
 }
@@ -268,7 +269,7 @@ CollectionHandle Catalog::Find(std::string_view ns) const {
 std::vector<CollectionHandle> Catalog::ListCollections(std::string_view db) const {
   std::vector<CollectionHandle> out;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     for (const auto& [ns, entry] : entries_) {
       if (entry->db() == db) out.push_back(entry);
     }
@@ -282,7 +283,7 @@ std::vector<CollectionHandle> Catalog::ListCollections(std::string_view db) cons
 std::vector<std::string> Catalog::ListDatabases() const {
   std::set<std::string, std::less<>> dbs;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     for (const auto& [ns, entry] : entries_) dbs.emplace(entry->db());
   }
   return std::vector<std::string>(dbs.begin(), dbs.end());
@@ -290,7 +291,7 @@ std::vector<std::string> Catalog::ListDatabases() const {
 
 Result<CollectionHandle> Catalog::CreateCollection(std::string_view ns, BsonView options) {
   Engine::Impl* e = engine_->impl_.get();
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   if (entries_.count(std::string(ns)) != 0) {
     return Status(ErrorCode::kNamespaceExists, "Collection already exists. NS: " + std::string(ns));
   }
@@ -319,7 +320,7 @@ Result<CollectionHandle> Catalog::CreateCollection(std::string_view ns, BsonView
 
 Status Catalog::DropCollection(std::string_view ns) {
   Engine::Impl* e = engine_->impl_.get();
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   auto it = entries_.find(std::string(ns));
   if (it == entries_.end()) return Status(ErrorCode::kNamespaceNotFound, "ns not found");
   rocksdb::WriteBatch batch;
@@ -333,7 +334,7 @@ Status Catalog::DropCollection(std::string_view ns) {
 
 Status Catalog::DropDatabase(std::string_view db) {
   Engine::Impl* e = engine_->impl_.get();
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   rocksdb::WriteBatch batch;
   std::vector<std::string> names;
   std::vector<CollectionState*> states;
@@ -352,7 +353,7 @@ Status Catalog::DropDatabase(std::string_view db) {
 
 Status Catalog::RenameCollection(std::string_view from, std::string_view to, bool drop_target) {
   Engine::Impl* e = engine_->impl_.get();
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   auto src = entries_.find(std::string(from));
   if (src == entries_.end()) {
     return Status(ErrorCode::kNamespaceNotFound, "source namespace does not exist");
@@ -381,7 +382,7 @@ Status Catalog::RenameCollection(std::string_view from, std::string_view to, boo
 Result<CollectionHandle> Catalog::CreateIndex(std::string_view ns, std::string_view name,
                                               BsonView spec, BsonView state) {
   Engine::Impl* e = engine_->impl_.get();
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   auto it = entries_.find(std::string(ns));
   if (it == entries_.end()) return Status(ErrorCode::kNamespaceNotFound, "ns not found");
   for (const IndexEntry& i : it->second->indexes) {
@@ -407,7 +408,7 @@ Result<CollectionHandle> Catalog::CreateIndex(std::string_view ns, std::string_v
 Result<CollectionHandle> Catalog::UpdateIndex(std::string_view ns, std::string_view name,
                                               BsonView spec, BsonView state) {
   Engine::Impl* e = engine_->impl_.get();
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   auto it = entries_.find(std::string(ns));
   if (it == entries_.end()) return Status(ErrorCode::kNamespaceNotFound, "ns not found");
   std::shared_ptr<CollectionEntry> updated = CloneEntry(*it->second);
@@ -428,7 +429,7 @@ Result<CollectionHandle> Catalog::UpdateIndex(std::string_view ns, std::string_v
 
 Result<CollectionHandle> Catalog::UpdateCollectionOptions(std::string_view ns, BsonView options) {
   Engine::Impl* e = engine_->impl_.get();
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   auto it = entries_.find(std::string(ns));
   if (it == entries_.end()) return Status(ErrorCode::kNamespaceNotFound, "ns not found");
   std::shared_ptr<CollectionEntry> updated = CloneEntry(*it->second);
@@ -442,7 +443,7 @@ Result<CollectionHandle> Catalog::UpdateCollectionOptions(std::string_view ns, B
 
 Status Catalog::DropIndex(std::string_view ns, std::string_view name) {
   Engine::Impl* e = engine_->impl_.get();
-  std::lock_guard lock(mu_);
+  MutexLock lock(&mu_);
   auto it = entries_.find(std::string(ns));
   if (it == entries_.end()) return Status(ErrorCode::kNamespaceNotFound, "ns not found");
   const std::vector<IndexEntry>& indexes = it->second->indexes;

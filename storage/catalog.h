@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/bson_doc.h"
+#include "common/mutex.h"
 #include "common/status.h"
 
 namespace cairn::storage {
@@ -95,9 +96,9 @@ class Catalog {
   Status Load();  // at open
 
   Engine* engine_;
-  mutable std::mutex mu_;
-  std::unordered_map<std::string, CollectionHandle> entries_;  // GUARDED_BY(mu_)
-  Prefix next_prefix_ = 1;                                     // GUARDED_BY(mu_)
+  mutable Mutex mu_;
+  std::unordered_map<std::string, CollectionHandle> entries_ GUARDED_BY(mu_);
+  Prefix next_prefix_ GUARDED_BY(mu_) = 1;
 };
 
 }  // namespace cairn::storage

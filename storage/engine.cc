@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/mutex.h"
 #include "storage/engine_impl.h"
 
 namespace cairn::storage {
@@ -125,14 +126,14 @@ Catalog& Engine::catalog() { return *impl_->catalog; }
 const Catalog& Engine::catalog() const { return *impl_->catalog; }
 
 CollectionState* Engine::Impl::FindState(Prefix p) const {
-  std::shared_lock lock(states_mu);
+  ReaderLock lock(&states_mu);
   auto it = states.find(p);
   return it == states.end() ? nullptr : it->second.get();
 }
 
 CollectionState* Engine::Impl::GetOrCreateState(Prefix p) {
   if (CollectionState* st = FindState(p)) return st;
-  std::unique_lock lock(states_mu);
+  WriterLock lock(&states_mu);
   std::unique_ptr<CollectionState>& slot = states[p];
   if (!slot) slot = std::make_unique<CollectionState>();
   return slot.get();
@@ -178,7 +179,7 @@ Result<RecordId> Engine::Impl::LargestStoredId(Prefix p) const {
 RecordId Engine::NextRecordId(Prefix collection) {
   CollectionState* st = impl_->GetOrCreateState(collection);
   if (!st->id_seeded.load(std::memory_order_acquire)) {
-    std::lock_guard lock(st->seed_mu);
+    MutexLock lock(&st->seed_mu);
     if (!st->id_seeded.load(std::memory_order_relaxed)) {
       Result<RecordId> largest = impl_->LargestStoredId(collection);
       if (!largest.ok()) return 0;  // cannot know which ids are free: refuse (documented)

@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/mutex.h"
 #include "common/status.h"
 #include "storage/catalog.h"
 #include "storage/engine.h"
@@ -128,10 +129,10 @@ inline std::string EncodeCounts(int64_t count, int64_t size) {
 struct CollectionState {
   std::atomic<int64_t> count{0};      // written under Impl::commit_mu, read lock-free
   std::atomic<int64_t> data_size{0};  // written under Impl::commit_mu, read lock-free
-  bool dropped = false;               // GUARDED_BY(Impl::commit_mu)
+  bool dropped = false;  // guarded by Impl::commit_mu (declared below: not annotatable)
 
   std::atomic<bool> id_seeded{false};
-  std::mutex seed_mu;               // serialises seeding
+  Mutex seed_mu;                    // serialises seeding
   std::atomic<int64_t> last_id{0};  // the largest RecordId handed out or stored
 };
 
@@ -149,10 +150,10 @@ struct Engine::Impl {
   // Serialises commits that adjust counters and catalog writes that drop collections, so a
   // counter's new absolute value is computed, written and published in order.
   // Lock order: Catalog::mu_ before commit_mu.
-  std::mutex commit_mu;
+  Mutex commit_mu;
 
-  mutable std::shared_mutex states_mu;
-  std::unordered_map<Prefix, std::unique_ptr<CollectionState>> states;  // GUARDED_BY(states_mu)
+  mutable SharedMutex states_mu;
+  std::unordered_map<Prefix, std::unique_ptr<CollectionState>> states GUARDED_BY(states_mu);
 
   // The state of `p`, or null.
   CollectionState* FindState(Prefix p) const;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/mutex.h"
 #include "storage/engine_impl.h"
 
 namespace cairn::storage {
@@ -149,7 +150,7 @@ Status WriteUnit::Commit() {
       int64_t size;
     };
     std::vector<Publish> publish;
-    std::lock_guard lock(e->commit_mu);
+    MutexLock lock(&e->commit_mu);
     for (const Impl::CountDelta& d : impl_->deltas) {
       CollectionState* st = e->GetOrCreateState(d.prefix);
       if (st->dropped) continue;  // dropped meanwhile: its counter key must stay deleted

@@ -2,6 +2,7 @@
 // objects are created once per identifier and shared (creating one is costly; getOffset on a
 // const zone is thread-safe).
 #include "query/expression/timezone.h"
+#include "common/mutex.h"
 
 #include <mutex>
 #include <string>
@@ -46,9 +47,9 @@ bool ParseOffset(std::string_view id, int32_t* seconds) {
 
 // Olson zones by identifier, created once; null entries remember unknown identifiers.
 std::shared_ptr<const TimeZone::Zone> TimeZone::LookupOlson(std::string_view id) {
-  static std::mutex mu;
+  static Mutex mu;
   static std::unordered_map<std::string, std::shared_ptr<const Zone>> cache;
-  std::lock_guard<std::mutex> lock(mu);
+  MutexLock lock(&mu);
   auto it = cache.find(std::string(id));
   if (it == cache.end()) {
     std::shared_ptr<Zone> entry;

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <string>
 
+#include "common/mutex.h"
 #include "common/status.h"
 #include "query/matcher/match_expression.h"
 
@@ -46,12 +47,12 @@ class TextMatchExpression final : public MatchExpression {
   // Installed by the text search when the query runs (before any document reaches a
   // projection); the node is otherwise immutable. Thread-safe.
   void SetScorer(std::shared_ptr<const TextScorer> scorer) const {
-    std::lock_guard<std::mutex> lock(scorer_mutex_);
+    MutexLock lock(&scorer_mutex_);
     scorer_ = std::move(scorer);
   }
   // The document's textScore, or null when no text search ran.
   std::shared_ptr<const TextScorer> scorer() const {
-    std::lock_guard<std::mutex> lock(scorer_mutex_);
+    MutexLock lock(&scorer_mutex_);
     return scorer_;
   }
 
@@ -60,7 +61,7 @@ class TextMatchExpression final : public MatchExpression {
   std::string language_;
   bool case_sensitive_;
   bool diacritic_sensitive_;
-  mutable std::mutex scorer_mutex_;
+  mutable Mutex scorer_mutex_;
   mutable std::shared_ptr<const TextScorer> scorer_;
 };
 

@@ -1,6 +1,7 @@
 // op_registry.h: registering connections, marking their commands, and building $currentOp's
 // documents in MongoDB's field order (standalone mongod 7.0).
 #include "server/admin/op_registry.h"
+#include "common/mutex.h"
 
 #include <algorithm>
 #include <ctime>
@@ -52,7 +53,8 @@ std::string IsoTime(std::chrono::system_clock::time_point when) {
 }
 
 // The fields every report of a connection starts with.
-void AppendConnection(const OpEntry& entry, const std::string& host, bson_t* out) {
+void AppendConnection(const OpEntry& entry, const std::string& host, bson_t* out)
+    REQUIRES(entry.mu) {
   AppendUtf8(out, "type", "op");
   AppendUtf8(out, "host", host);
   AppendUtf8(out, "desc", "conn" + std::to_string(entry.connection_id));
@@ -75,7 +77,7 @@ std::shared_ptr<OpEntry> OpRegistry::Register(const ConnectionInfo& connection) 
   auto entry = std::make_shared<OpEntry>();
   entry->connection_id = connection.id;
   entry->client = connection.remote;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   entries_.erase(std::remove_if(entries_.begin(), entries_.end(),
                                 [](const std::weak_ptr<OpEntry>& e) { return e.expired(); }),
                  entries_.end());
@@ -91,7 +93,7 @@ std::vector<BsonDoc> OpRegistry::Report(const ReportOptions& options) {
   const auto now_wall = std::chrono::system_clock::now();
   std::vector<BsonDoc> out;
   for (const auto& entry : live) {
-    std::lock_guard<std::mutex> lock(entry->mu);
+    MutexLock lock(&entry->mu);
     if (!entry->active && !options.idle_connections) continue;
     BsonDoc doc;
     bson_t* d = doc.get();
@@ -128,7 +130,7 @@ std::vector<BsonDoc> OpRegistry::Report(const ReportOptions& options) {
 bool OpRegistry::Kill(int64_t opid, ErrorCode code) {
   std::vector<std::shared_ptr<OpEntry>> live = Live();
   for (const auto& entry : live) {
-    std::lock_guard<std::mutex> lock(entry->mu);
+    MutexLock lock(&entry->mu);
     if (entry->active && entry->opid == opid && entry->interrupt != nullptr) {
       entry->interrupt->Kill(code);
       return true;
@@ -139,14 +141,14 @@ bool OpRegistry::Kill(int64_t opid, ErrorCode code) {
 
 void OpRegistry::KillAll(ErrorCode code) {
   for (const auto& entry : Live()) {
-    std::lock_guard<std::mutex> lock(entry->mu);
+    MutexLock lock(&entry->mu);
     if (entry->active && entry->interrupt != nullptr) entry->interrupt->Kill(code);
   }
 }
 
 std::vector<std::shared_ptr<OpEntry>> OpRegistry::Live() {
   std::vector<std::shared_ptr<OpEntry>> live;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   for (const auto& weak : entries_) {
     if (auto entry = weak.lock()) live.push_back(std::move(entry));
   }
@@ -158,7 +160,7 @@ OpScope::OpScope(OpRegistry& registry, ConnectionInfo& connection, const Command
   if (connection.op_entry == nullptr) connection.op_entry = registry.Register(connection);
   entry_ = connection.op_entry.get();
   const int64_t opid = registry.NextOpId();
-  std::lock_guard<std::mutex> lock(entry_->mu);
+  MutexLock lock(&entry_->mu);
   if (!entry_->has_metadata && connection.saw_hello) {
     entry_->client_metadata = connection.client_metadata.Clone();
     entry_->has_metadata = !entry_->client_metadata.view().empty();
@@ -173,7 +175,7 @@ OpScope::OpScope(OpRegistry& registry, ConnectionInfo& connection, const Command
 }
 
 OpScope::~OpScope() {
-  std::lock_guard<std::mutex> lock(entry_->mu);
+  MutexLock lock(&entry_->mu);
   entry_->active = false;
   entry_->interrupt = nullptr;
   entry_->command = BsonView();

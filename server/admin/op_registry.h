@@ -17,6 +17,7 @@
 
 #include "common/bson_doc.h"
 #include "common/interrupt.h"
+#include "common/mutex.h"
 #include "server/command.h"
 
 namespace cairn::server {
@@ -25,17 +26,17 @@ namespace cairn::server {
 struct OpEntry {
   int64_t connection_id = 0;
   std::string client;  // "127.0.0.1:54321"
-  std::mutex mu;
-  BsonDoc client_metadata;    // GUARDED_BY(mu): the hello's "client" document, {} before it
-  bool has_metadata = false;  // GUARDED_BY(mu)
-  bool active = false;        // GUARDED_BY(mu)
-  int64_t opid = 0;           // GUARDED_BY(mu)
-  std::string_view db;        // GUARDED_BY(mu): views into the request, valid while active
+  Mutex mu;
+  BsonDoc client_metadata GUARDED_BY(mu);  // the hello's "client" document, {} before it
+  bool has_metadata GUARDED_BY(mu) = false;
+  bool active GUARDED_BY(mu) = false;
+  int64_t opid GUARDED_BY(mu) = 0;
+  std::string_view db GUARDED_BY(mu);  // views into the request, valid while active
   std::string_view command_name;
   BsonView command;
-  std::chrono::steady_clock::time_point started;  // GUARDED_BY(mu)
+  std::chrono::steady_clock::time_point started GUARDED_BY(mu);
   // What stops the running command (killOp, shutdown); null while idle.
-  Interruptible* interrupt = nullptr;  // GUARDED_BY(mu)
+  Interruptible* interrupt GUARDED_BY(mu) = nullptr;
 };
 
 class OpRegistry {
@@ -60,8 +61,8 @@ class OpRegistry {
   // The entries of the connections still open.
   std::vector<std::shared_ptr<OpEntry>> Live();
 
-  std::mutex mu_;
-  std::vector<std::weak_ptr<OpEntry>> entries_;  // GUARDED_BY(mu_); expired ones pruned lazily
+  Mutex mu_;
+  std::vector<std::weak_ptr<OpEntry>> entries_ GUARDED_BY(mu_);  // expired ones pruned lazily
   std::atomic<int64_t> last_opid_{0};
 };
 

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "common/mutex.h"
 #include "server/exec/leading_stage.h"
 
 namespace cairn::server {
@@ -55,13 +56,13 @@ size_t SessionCache::Hash::operator()(const SessionId& id) const {
 
 void SessionCache::Touch(const SessionId& id) {
   auto now = std::chrono::system_clock::now();
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   sessions_[id] = now;
   if (++touches_since_prune_ >= 4096) DropExpiredLocked(now);
 }
 
 void SessionCache::End(const SessionId& id) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   sessions_.erase(id);
 }
 
@@ -73,7 +74,7 @@ void SessionCache::DropExpiredLocked(std::chrono::system_clock::time_point now) 
 }
 
 std::vector<BsonDoc> SessionCache::List() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   DropExpiredLocked(std::chrono::system_clock::now());
   std::vector<BsonDoc> out;
   out.reserve(sessions_.size());

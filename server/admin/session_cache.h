@@ -15,6 +15,7 @@
 #include <bson/bson.h>
 
 #include "common/bson_doc.h"
+#include "common/mutex.h"
 #include "common/status.h"
 #include "server/exec/leading_stage.h"
 
@@ -41,7 +42,7 @@ class SessionCache {
   };
   void DropExpiredLocked(std::chrono::system_clock::time_point now);
 
-  std::mutex mu_;
+  Mutex mu_;
   std::unordered_map<SessionId, std::chrono::system_clock::time_point, Hash> sessions_;
   size_t touches_since_prune_ = 0;
 };

@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "common/mutex.h"
 #include "server/write/collection_writer.h"
 #include "server/write/write_context.h"
 
@@ -54,7 +55,7 @@ Status CopyIntoNewCapped(WriteContext& state, std::string_view source_ns,
                          std::string_view target_ns, const CappedLimits& limits) {
   storage::CollectionHandle source = state.engine().catalog().Find(source_ns);
   if (!source) return NotFound(source_ns);
-  std::lock_guard<std::mutex> lock(state.CollectionLock(source->prefix));
+  MutexLock lock(&state.CollectionLock(source->prefix));
   return CopyLocked(state, source, target_ns, limits);
 }
 
@@ -63,7 +64,7 @@ Status ConvertToCapped(WriteContext& state, std::string_view ns, const CappedLim
   storage::CollectionHandle source = catalog.Find(ns);
   if (!source) return NotFound(ns);
   // Held through the rename: no write to the source is lost between copy and replacement.
-  std::lock_guard<std::mutex> lock(state.CollectionLock(source->prefix));
+  MutexLock lock(&state.CollectionLock(source->prefix));
   const size_t dot = ns.find('.');
   std::string temp =
       std::string(ns.substr(0, dot)) + ".tmp.convertToCapped." + std::string(ns.substr(dot + 1));

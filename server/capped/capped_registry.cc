@@ -1,5 +1,6 @@
 // CappedRegistry: per capped collection oldest-record hints and insert notifications.
 #include "server/capped/capped_registry.h"
+#include "common/mutex.h"
 
 #include <algorithm>
 #include <vector>
@@ -11,19 +12,19 @@ CappedRegistry::Entry& CappedRegistry::EntryFor(storage::Prefix collection) {
 }
 
 storage::RecordId CappedRegistry::OldestHint(storage::Prefix collection) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   auto it = entries_.find(collection);
   return it == entries_.end() ? 0 : it->second.oldest_hint;
 }
 
 void CappedRegistry::AdvanceOldestHint(storage::Prefix collection, storage::RecordId id) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   Entry& entry = EntryFor(collection);
   entry.oldest_hint = std::max(entry.oldest_hint, id);
 }
 
 uint64_t CappedRegistry::InsertVersion(storage::Prefix collection) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   auto it = entries_.find(collection);
   return it == entries_.end() ? 0 : it->second.insert_version;
 }
@@ -31,7 +32,7 @@ uint64_t CappedRegistry::InsertVersion(storage::Prefix collection) {
 void CappedRegistry::NotifyInsert(storage::Prefix collection) {
   std::vector<std::function<void()>> wakes;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     Entry& entry = EntryFor(collection);
     ++entry.insert_version;
     for (const WaiterHandle& waiter : entry.waiters) wakes.push_back(waiter->wake);
@@ -41,7 +42,7 @@ void CappedRegistry::NotifyInsert(storage::Prefix collection) {
 
 bool CappedRegistry::Register(storage::Prefix collection, uint64_t seen_version,
                               std::function<void()> wake, WaiterHandle* handle) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   Entry& entry = EntryFor(collection);
   if (entry.insert_version != seen_version) return false;
   auto waiter = std::make_shared<Waiter>();
@@ -54,7 +55,7 @@ bool CappedRegistry::Register(storage::Prefix collection, uint64_t seen_version,
 
 void CappedRegistry::Unregister(const WaiterHandle& handle) {
   if (!handle) return;
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   auto it = entries_.find(handle->collection);
   if (it == entries_.end()) return;
   it->second.waiters.remove(handle);

@@ -18,6 +18,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "common/mutex.h"
 #include "storage/engine.h"
 
 namespace cairn::server {
@@ -49,10 +50,10 @@ class CappedRegistry {
     uint64_t insert_version = 0;
     std::list<WaiterHandle> waiters;
   };
-  Entry& EntryFor(storage::Prefix collection);  // REQUIRES(mu_)
+  Entry& EntryFor(storage::Prefix collection) REQUIRES(mu_);
 
-  std::mutex mu_;
-  std::unordered_map<storage::Prefix, Entry> entries_;  // GUARDED_BY(mu_)
+  Mutex mu_;
+  std::unordered_map<storage::Prefix, Entry> entries_ GUARDED_BY(mu_);
 };
 
 struct CappedRegistry::Waiter {

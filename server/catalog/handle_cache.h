@@ -9,6 +9,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "common/mutex.h"
 #include "common/status.h"
 #include "storage/catalog.h"
 
@@ -22,13 +23,13 @@ class PerHandleCache {
   template <typename Make>
   Result<std::shared_ptr<const T>> Get(const storage::CollectionHandle& handle, Make make) {
     {
-      std::lock_guard lock(mu_);
+      MutexLock lock(&mu_);
       auto it = slots_.find(handle.get());
       if (it != slots_.end() && it->second.handle.lock() == handle) return it->second.value;
     }
     Result<std::shared_ptr<const T>> made = make(handle);
     if (!made.ok()) return made;
-    std::lock_guard lock(mu_);
+    MutexLock lock(&mu_);
     if (slots_.size() >= prune_at_) {
       for (auto it = slots_.begin(); it != slots_.end();) {
         it = it->second.handle.expired() ? slots_.erase(it) : std::next(it);
@@ -44,9 +45,9 @@ class PerHandleCache {
     std::weak_ptr<const storage::CollectionEntry> handle;
     std::shared_ptr<const T> value;
   };
-  std::mutex mu_;
-  std::unordered_map<const storage::CollectionEntry*, Slot> slots_;  // GUARDED_BY(mu_)
-  size_t prune_at_ = 64;                                             // GUARDED_BY(mu_)
+  Mutex mu_;
+  std::unordered_map<const storage::CollectionEntry*, Slot> slots_ GUARDED_BY(mu_);
+  size_t prune_at_ GUARDED_BY(mu_) = 64;
 };
 
 }  // namespace cairn::server

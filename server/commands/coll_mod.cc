@@ -9,6 +9,7 @@
 #include <string>
 
 #include "common/bson_compare.h"
+#include "common/mutex.h"
 #include "index/index_descriptor.h"
 #include "server/capped/capped_options.h"
 #include "server/catalog/collection_validator.h"
@@ -249,7 +250,7 @@ CommandOutcome HandleCollMod(CommandContext& ctx, const CommandRequest& request,
   storage::Catalog& catalog = ctx.state.engine().catalog();
   storage::CollectionHandle handle = catalog.Find(ns);
   if (!handle) return Status(ErrorCode::kNamespaceNotFound, "ns does not exist");
-  std::lock_guard<std::mutex> lock(ctx.state.writes().CollectionLock(handle->prefix));
+  MutexLock lock(&ctx.state.writes().CollectionLock(handle->prefix));
   CollModState state{ns, catalog.Find(ns), reply, &catalog};
   if (!state.collection) return Status(ErrorCode::kNamespaceNotFound, "ns does not exist");
   // The validation options are checked together before anything changes.

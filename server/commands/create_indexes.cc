@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/mutex.h"
 #include "index/index_descriptor.h"
 #include "index/index_spec.h"
 #include "server/catalog/index_build.h"
@@ -142,7 +143,7 @@ CommandOutcome HandleCreateIndexes(CommandContext& ctx, const CommandRequest& re
     if (!handle) return Status(ErrorCode::kNamespaceNotFound, "ns not found " + ns);
   }
   // Writers wait for the build: every document is indexed exactly once.
-  std::lock_guard<std::mutex> lock(ctx.state.writes().CollectionLock(handle->prefix));
+  MutexLock lock(&ctx.state.writes().CollectionLock(handle->prefix));
   handle = catalog.Find(ns);
   if (!handle) return Status(ErrorCode::kNamespaceNotFound, "ns not found " + ns);
 

@@ -1,5 +1,6 @@
 // drop: removes a collection, its documents and index entries in one atomic write. Dropping a
 // collection that does not exist succeeds (MongoDB 7.0 no longer answers NamespaceNotFound).
+#include "common/mutex.h"
 #include "server/catalog/namespace.h"
 #include "server/commands/command_args.h"
 #include "server/server_state.h"
@@ -16,7 +17,7 @@ CommandOutcome HandleDrop(CommandContext& ctx, const CommandRequest& request, bs
   if (!existing) return Status::OK();
   {
     // Wait for in-flight writes to this collection before its ranges go.
-    std::lock_guard<std::mutex> lock(ctx.state.writes().CollectionLock(existing->prefix));
+    MutexLock lock(&ctx.state.writes().CollectionLock(existing->prefix));
     Status status = catalog.DropCollection(ns);
     if (!status.ok() && status.code() != ErrorCode::kNamespaceNotFound) return status;
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/bson_compare.h"
+#include "common/mutex.h"
 #include "server/catalog/index_build.h"
 #include "server/catalog/namespace.h"
 #include "server/commands/command_args.h"
@@ -58,7 +59,7 @@ CommandOutcome HandleDropIndexes(CommandContext& ctx, const CommandRequest& requ
   storage::Catalog& catalog = ctx.state.engine().catalog();
   storage::CollectionHandle handle = catalog.Find(ns);
   if (!handle) return Status(ErrorCode::kNamespaceNotFound, "ns not found " + ns);
-  std::lock_guard<std::mutex> lock(ctx.state.writes().CollectionLock(handle->prefix));
+  MutexLock lock(&ctx.state.writes().CollectionLock(handle->prefix));
   handle = catalog.Find(ns);
   if (!handle) return Status(ErrorCode::kNamespaceNotFound, "ns not found " + ns);
 

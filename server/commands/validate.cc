@@ -780,8 +780,10 @@ class Validation {
     }
     if (unit.empty()) return Status::OK();
     CAIRN_RETURN_IF_ERROR(unit.Commit());
-    // Inserts skip the duplicate-_id probe above this bound (server_state.h): keep it a bound.
+    // Inserts skip the duplicate-_id probe above this bound (write/write_context.h): keep it a
+    // bound.
     CollectionWriteState& shared = state_.writes().CollectionWrite(collection_->prefix);
+    shared.lock.AssertHeld();  // validate runs under the collection's lock (HandleValidate)
     if (!id_bound.empty() && shared.id_bound && *shared.id_bound < id_bound) {
       shared.id_bound = id_bound;
     }
@@ -1103,7 +1105,7 @@ CommandOutcome HandleValidate(CommandContext& ctx, const CommandRequest& request
   // index scan see one state (mongod validates in the foreground under a MODE_X lock). The
   // collection may have been dropped or re-created while this waited for the lock.
   for (;;) {
-    std::unique_lock<std::mutex> lock(ctx.state.writes().CollectionLock(handle->prefix));
+    MutexLock lock(&ctx.state.writes().CollectionLock(handle->prefix));
     storage::CollectionHandle current = catalog.Find(ns);
     if (!current) return NotFound(ns);
     if (current->prefix != handle->prefix) {

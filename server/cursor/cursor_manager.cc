@@ -1,5 +1,6 @@
 // CursorManager implementation.
 #include "server/cursor/cursor_manager.h"
+#include "common/mutex.h"
 
 namespace cairn::server {
 
@@ -29,7 +30,7 @@ void CursorManager::UncountIdle(Cursor& cursor) {
 }
 
 int64_t CursorManager::Register(std::unique_ptr<Cursor> cursor) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   int64_t id;
   do {
     id = static_cast<int64_t>(rng_() & 0x7fffffffffffffffULL);
@@ -42,10 +43,10 @@ int64_t CursorManager::Register(std::unique_ptr<Cursor> cursor) {
 }
 
 Result<std::unique_ptr<Cursor>> CursorManager::CheckOut(int64_t id, std::string_view ns) {
-  std::unique_lock<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   // A read-ahead holds one batch's work; the client that received the last batch may already
   // ask for the next one on another connection.
-  read_ahead_ended_.wait(lock, [&] { return reading_ahead_.count(id) == 0; });
+  while (reading_ahead_.count(id) != 0) read_ahead_ended_.Wait();
   auto it = idle_.find(id);
   if (it == idle_.end()) {
     return Status(ErrorCode::kCursorNotFound, "cursor id " + std::to_string(id) + " not found");
@@ -63,7 +64,7 @@ Result<std::unique_ptr<Cursor>> CursorManager::CheckOut(int64_t id, std::string_
 }
 
 std::unique_ptr<Cursor> CursorManager::TryCheckOut(int64_t id) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   auto it = idle_.find(id);
   if (it == idle_.end()) return nullptr;
   std::unique_ptr<Cursor> cursor = std::move(it->second);
@@ -75,11 +76,11 @@ std::unique_ptr<Cursor> CursorManager::TryCheckOut(int64_t id) {
 }
 
 void CursorManager::EndReadAhead(int64_t id) {
-  if (reading_ahead_.erase(id)) read_ahead_ended_.notify_all();
+  if (reading_ahead_.erase(id)) read_ahead_ended_.SignalAll();
 }
 
 void CursorManager::CheckIn(std::unique_ptr<Cursor> cursor) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   checked_out_.erase(cursor->id);
   EndReadAhead(cursor->id);
   if (killed_while_out_.erase(cursor->id)) return;  // destroyed here
@@ -91,7 +92,7 @@ void CursorManager::CheckIn(std::unique_ptr<Cursor> cursor) {
 
 void CursorManager::Discard(std::unique_ptr<Cursor> cursor) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     checked_out_.erase(cursor->id);
     killed_while_out_.erase(cursor->id);
     EndReadAhead(cursor->id);
@@ -101,7 +102,7 @@ void CursorManager::Discard(std::unique_ptr<Cursor> cursor) {
 
 bool CursorManager::Kill(int64_t id) {
   std::unique_ptr<Cursor> doomed;  // destroyed outside the lock
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   auto it = idle_.find(id);
   if (it != idle_.end()) {
     doomed = std::move(it->second);
@@ -119,7 +120,7 @@ bool CursorManager::Kill(int64_t id) {
 size_t CursorManager::ReapIdle(Clock::duration timeout) {
   std::vector<std::unique_ptr<Cursor>> doomed;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     Clock::time_point now = Clock::now();
     for (auto it = idle_.begin(); it != idle_.end();) {
       if (now - it->second->last_used > timeout) {
@@ -136,12 +137,12 @@ size_t CursorManager::ReapIdle(Clock::duration timeout) {
 }
 
 size_t CursorManager::open_count() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return idle_.size() + checked_out_.size();
 }
 
 int64_t CursorManager::timed_out_total() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   return timed_out_;
 }
 

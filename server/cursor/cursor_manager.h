@@ -20,6 +20,7 @@
 #include <unordered_set>
 
 #include "common/bson_doc.h"
+#include "common/mutex.h"
 #include "common/status.h"
 #include "query/projection/projection.h"
 #include "server/exec/document_stream.h"
@@ -98,17 +99,17 @@ class CursorManager {
   void UncountIdle(Cursor& cursor);
   // Marks a read-ahead of `id` ended (if one was running) and wakes the getMores waiting for it.
   // Called under mu_.
-  void EndReadAhead(int64_t id);
+  void EndReadAhead(int64_t id) REQUIRES(mu_);
 
   std::atomic<size_t> idle_bytes_{0};
-  mutable std::mutex mu_;
-  std::unordered_map<int64_t, std::unique_ptr<Cursor>> idle_;  // GUARDED_BY(mu_)
-  std::unordered_set<int64_t> checked_out_;                    // GUARDED_BY(mu_)
-  std::unordered_set<int64_t> killed_while_out_;               // GUARDED_BY(mu_)
-  std::unordered_set<int64_t> reading_ahead_;    // checked out by TryCheckOut; GUARDED_BY(mu_)
-  std::condition_variable read_ahead_ended_;     // notified as one of reading_ahead_ leaves
-  std::mt19937_64 rng_{std::random_device{}()};  // GUARDED_BY(mu_)
-  int64_t timed_out_ = 0;                        // GUARDED_BY(mu_)
+  mutable Mutex mu_;
+  std::unordered_map<int64_t, std::unique_ptr<Cursor>> idle_ GUARDED_BY(mu_);
+  std::unordered_set<int64_t> checked_out_ GUARDED_BY(mu_);
+  std::unordered_set<int64_t> killed_while_out_ GUARDED_BY(mu_);
+  std::unordered_set<int64_t> reading_ahead_ GUARDED_BY(mu_);  // checked out by TryCheckOut
+  CondVar read_ahead_ended_{&mu_};  // signalled as one of reading_ahead_ leaves
+  std::mt19937_64 rng_ GUARDED_BY(mu_){std::random_device{}()};
+  int64_t timed_out_ GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace cairn::server

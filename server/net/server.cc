@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "common/logging.h"
+#include "common/mutex.h"
 #include "server/cursor/cursor_batch.h"
 #include "server/net/dispatcher.h"
 #include "server/server_state.h"
@@ -182,13 +183,13 @@ struct Server::Impl {
   asio::steady_timer reaper;
   asio::steady_timer watchdog;
   std::vector<std::unique_ptr<tcp::acceptor>> acceptors;
-  std::mutex sessions_mu;
-  std::unordered_map<int64_t, std::shared_ptr<Session>> sessions;  // GUARDED_BY(sessions_mu)
+  Mutex sessions_mu;
+  std::unordered_map<int64_t, std::shared_ptr<Session>> sessions GUARDED_BY(sessions_mu);
   std::atomic<bool> stopping{false};
   int64_t max_connections = 0;
   // Every runner thread started, current and retired; reaped once exited.
-  std::mutex runners_mu;
-  std::vector<std::unique_ptr<Runner>> runners;  // GUARDED_BY(runners_mu)
+  Mutex runners_mu;
+  std::vector<std::unique_ptr<Runner>> runners GUARDED_BY(runners_mu);
   // Bytes the connections keep between requests (kKeptMemoryBudget).
   std::atomic<size_t> kept_bytes{0};
 
@@ -233,14 +234,14 @@ void Server::Impl::StartRunner(IoLoop& loop) {
     }
     self->exited.store(true, std::memory_order_release);
   });
-  std::lock_guard<std::mutex> lock(runners_mu);
+  MutexLock lock(&runners_mu);
   runners.push_back(std::move(runner));
 }
 
 void Server::Impl::ReapRunners(bool all) {
   std::vector<std::unique_ptr<Runner>> done;
   {
-    std::lock_guard<std::mutex> lock(runners_mu);
+    MutexLock lock(&runners_mu);
     auto keep = std::partition(runners.begin(), runners.end(), [all](const auto& r) {
       return !(all || r->exited.load(std::memory_order_acquire));
     });
@@ -273,7 +274,7 @@ void Server::Impl::ScheduleWatchdog() {
     if (ec) return;
     CheckStalls();
     if (stopping) {
-      std::lock_guard<std::mutex> lock(sessions_mu);
+      MutexLock lock(&sessions_mu);
       if (sessions.empty()) return;  // every connection has ended: nothing left to rescue
     }
     ScheduleWatchdog();
@@ -325,7 +326,7 @@ asio::awaitable<void> Server::Impl::Accept(tcp::acceptor& acceptor) {
     ++state.total_connections;
     auto session = std::make_shared<Session>(std::move(socket), loop);
     {
-      std::lock_guard<std::mutex> lock(sessions_mu);
+      MutexLock lock(&sessions_mu);
       sessions.emplace(id, session);
     }
     auto executor = session->socket.get_executor();
@@ -479,7 +480,7 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
   kept_bytes.fetch_sub(kept);
   session->socket.close(ec);
   {
-    std::lock_guard<std::mutex> lock(sessions_mu);
+    MutexLock lock(&sessions_mu);
     sessions.erase(id);
   }
   count = --state.current_connections;
@@ -535,7 +536,7 @@ void Server::Impl::BeginShutdown() {
   // Running commands end at their next safe point with InterruptedAtShutdown, as in mongod.
   state.ops().KillAll(ErrorCode::kInterruptedAtShutdown);
   for (auto& loop : loops) loop->keep_running.reset();  // a loop stops once its connections end
-  std::lock_guard<std::mutex> lock(sessions_mu);
+  MutexLock lock(&sessions_mu);
   for (auto& [id, session] : sessions) {
     // Close on the session's own strand: an in-flight command finishes and replies first.
     // (An init-capture: clang 14, the sanitizer builds' compiler, cannot capture a binding.)

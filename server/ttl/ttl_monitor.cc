@@ -7,6 +7,7 @@
 
 #include "common/bson_doc.h"
 #include "common/logging.h"
+#include "common/mutex.h"
 #include "index/index_bounds.h"
 #include "query/matcher/matcher.h"
 #include "server/catalog/collection_indexes.h"
@@ -75,18 +76,18 @@ void AppendTtlMetrics(const TtlMetrics& metrics, bson_t* out) {
 }
 
 void TtlMonitor::Start() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   if (thread_.joinable() || stopping_) return;
   thread_ = std::thread([this] { Loop(); });
 }
 
 void TtlMonitor::Stop() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     stopping_ = true;
     stop_requested_ = true;
   }
-  cv_.notify_all();
+  cv_.SignalAll();
   if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) {
     logging::Log(logging::Severity::kInfo, "INDEX", 3684100, "SignalHandler",
                  "Shutting down TTL collection monitor thread", nullptr);
@@ -98,14 +99,14 @@ void TtlMonitor::Stop() {
 
 void TtlMonitor::Wake() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(&mu_);
     ++wakes_;
   }
-  cv_.notify_all();
+  cv_.SignalAll();
 }
 
 void TtlMonitor::Loop() {
-  std::unique_lock<std::mutex> lock(mu_);
+  MutexLock lock(&mu_);
   for (;;) {
     const auto sleep_start = std::chrono::steady_clock::now();
     for (;;) {
@@ -114,12 +115,15 @@ void TtlMonitor::Loop() {
       const auto deadline =
           sleep_start + std::chrono::seconds(parameters_.ttl_monitor_sleep_secs.load());
       const uint64_t wakes = wakes_;
-      if (!cv_.wait_until(lock, deadline, [&] { return stopping_ || wakes_ != wakes; })) break;
+      // Until stopped, woken by Wake(), or the deadline passes (then a pass runs).
+      bool woken = stopping_ || wakes_ != wakes;
+      while (!woken && cv_.WaitUntil(deadline)) woken = stopping_ || wakes_ != wakes;
+      if (!woken) break;
     }
     if (!parameters_.ttl_monitor_enabled.load()) continue;
-    lock.unlock();
+    lock.Unlock();
     RunPass(std::chrono::system_clock::now());
-    lock.lock();
+    lock.Lock();
   }
 }
 

@@ -19,6 +19,7 @@
 #include <string>
 #include <thread>
 
+#include "common/mutex.h"
 #include "common/status.h"
 
 namespace cairn::server {
@@ -68,10 +69,10 @@ class TtlMonitor {
   WriteContext& writes_;
   const ServerParameters& parameters_;
   TtlMetrics metrics_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stopping_ = false;  // GUARDED_BY(mu_)
-  uint64_t wakes_ = 0;     // GUARDED_BY(mu_): bumped by Wake()
+  Mutex mu_;
+  CondVar cv_{&mu_};
+  bool stopping_ GUARDED_BY(mu_) = false;
+  uint64_t wakes_ GUARDED_BY(mu_) = 0;  // bumped by Wake()
   std::atomic<bool> stop_requested_{false};
   std::thread thread_;
 };

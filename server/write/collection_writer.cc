@@ -114,12 +114,22 @@ Result<std::unique_ptr<CollectionWriter>> CollectionWriter::Open(WriteContext& s
   return writer;
 }
 
-CollectionWriter::CollectionWriter(WriteContext& state, storage::CollectionHandle collection)
-    : state_(state), collection_(std::move(collection)), unit_(state.engine().BeginWrite()) {
+// The collection's lock is taken here and released by lock_'s destructor, across member
+// functions the analysis cannot follow; the methods that read id_bound assert it is held.
+CollectionWriter::CollectionWriter(WriteContext& state,
+                                   storage::CollectionHandle collection) NO_THREAD_SAFETY_ANALYSIS
+    : state_(state),
+      collection_(std::move(collection)),
+      unit_(state.engine().BeginWrite()) {
   if (collection_) {
     shared_ = &state.CollectionWrite(collection_->prefix);
-    lock_ = std::unique_lock<std::mutex>(shared_->lock);
+    shared_->lock.Lock();
+    lock_.mu = &shared_->lock;
   }
+}
+
+CollectionWriter::HeldLock::~HeldLock() NO_THREAD_SAFETY_ANALYSIS {
+  if (mu != nullptr) mu->Unlock();
 }
 
 CollectionWriter::~CollectionWriter() = default;
@@ -203,6 +213,7 @@ Result<std::string> CollectionWriter::IdKey(BsonView doc, bson_iter_t* id) const
 }
 
 Status CollectionWriter::KnowIdBound() {
+  shared_->lock.AssertHeld();  // for the writer's life (lock_)
   if (shared_->id_bound) return Status::OK();
   std::string largest;
   bool found = false;
@@ -213,6 +224,7 @@ Status CollectionWriter::KnowIdBound() {
 }
 
 bool CollectionWriter::AboveIdBound(std::string_view key) const {
+  shared_->lock.AssertHeld();  // for the writer's life (lock_)
   return key > std::string_view(*shared_->id_bound);
 }
 
@@ -429,6 +441,7 @@ Status CollectionWriter::Commit() {
     }
     // The committed keys now bound the _id index from below; a bound not yet read from storage
     // stays unknown (it is read, with these keys, when first needed).
+    shared_->lock.AssertHeld();  // for the writer's life (lock_)
     if (highest != nullptr && shared_->id_bound && *highest > *shared_->id_bound) {
       shared_->id_bound = *highest;
     }

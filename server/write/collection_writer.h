@@ -111,7 +111,11 @@ class CollectionWriter {
   storage::CollectionHandle collection_;
   // The collection's shared write state; its lock is held for the writer's life.
   CollectionWriteState* shared_ = nullptr;
-  std::unique_lock<std::mutex> lock_;
+  // Releases shared_'s lock when the writer goes, after the members below are destroyed.
+  struct HeldLock {
+    Mutex* mu = nullptr;
+    ~HeldLock();
+  } lock_;
   // The collection's validator (server/catalog/collection_validator.h); null when none applies.
   std::shared_ptr<const query::DocumentValidator> validator_;
   bool bypass_validation_ = false;

@@ -13,6 +13,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "common/mutex.h"
 #include "server/capped/capped_registry.h"
 #include "server/exec/id_cache.h"
 #include "storage/engine.h"
@@ -23,13 +24,13 @@ namespace cairn::server {
 // commit), and what they know under it. Keyed by the collection's prefix, which is never
 // reused, so the table only grows with collections made.
 struct CollectionWriteState {
-  std::mutex lock;
-  // GUARDED_BY(lock): an upper bound of the collection's _id index keys, so an insert whose
+  Mutex lock;
+  // An upper bound of the collection's _id index keys, so an insert whose
   // _id key sorts above it skips the storage probe for a duplicate. Ascending _ids (counters,
   // the ObjectIds a driver generates) always do. Writers raise it as their inserts commit;
   // removals leave it, which keeps it a bound. Unset until read from storage; empty when the
   // index is (an encoded key is never empty, so every key sorts above it).
-  std::optional<std::string> id_bound;
+  std::optional<std::string> id_bound GUARDED_BY(lock);
 };
 
 class WriteContext {
@@ -45,17 +46,15 @@ class WriteContext {
   CappedRegistry& capped() { return capped_; }
 
   CollectionWriteState& CollectionWrite(storage::Prefix collection);
-  std::mutex& CollectionLock(storage::Prefix collection) {
-    return CollectionWrite(collection).lock;
-  }
+  Mutex& CollectionLock(storage::Prefix collection) { return CollectionWrite(collection).lock; }
 
  private:
   storage::Engine& engine_;
   IdCache& id_cache_;
   CappedRegistry& capped_;
-  std::mutex states_mu_;
-  // GUARDED_BY(states_mu_)
-  std::unordered_map<storage::Prefix, std::unique_ptr<CollectionWriteState>> states_;
+  Mutex states_mu_;
+  std::unordered_map<storage::Prefix, std::unique_ptr<CollectionWriteState>> states_
+      GUARDED_BY(states_mu_);
 };
 
 }  // namespace cairn::server
