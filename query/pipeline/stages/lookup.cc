@@ -24,6 +24,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <type_traits>
 
 #include "common/bson_compare.h"
 #include "common/bson_validate.h"
@@ -49,6 +50,8 @@ struct LetVariable {
   std::shared_ptr<const Expression> expr;  // shared: an absorbed $unwind copies the spec
 };
 
+// Copyable member by member (OptimizeAt copies it to absorb a $unwind): every member is a value
+// or a shared pointer, so a field added later is copied too.
 struct LookupSpec {
   std::string from;
   std::string as;
@@ -56,7 +59,8 @@ struct LookupSpec {
   std::string local_field, foreign_field;  // both or neither
   std::vector<std::string> local_parts, foreign_parts;
   bool has_pipeline = false;
-  BsonDoc pipeline;  // {"p": [...]}: the sub-pipeline array as written
+  // {"p": [...]}: the sub-pipeline array as written (shared: a BsonDoc does not copy).
+  std::shared_ptr<const BsonDoc> pipeline;
   std::vector<LetVariable> let;
   size_t let_slots = 0;
   PipelineOptions options;                 // the outer pipeline's, for the sub-pipeline
@@ -69,11 +73,13 @@ struct LookupSpec {
 
   bool equality() const { return !local_field.empty(); }
   BsonView pipeline_array() const {
+    if (pipeline == nullptr) return BsonView();
     bson_iter_t it;
-    pipeline.view().Find("p", &it);
+    pipeline->view().Find("p", &it);
     return IterDocument(&it);
   }
 };
+static_assert(std::is_copy_constructible_v<LookupSpec>);
 
 // Every value at `parts` from `index` on, arrays on the way and at the end expanded (MongoDB's
 // extractAllElementsAlongPath), appended as elements of `out`'s $in array.
@@ -106,8 +112,7 @@ class LookupStage final : public Stage {
     if (spec_->unwind || index + 1 >= stages->size()) return index + 1;
     const UnwindSpec* unwind = AsUnwind(*(*stages)[index + 1]);
     if (unwind == nullptr || unwind->path != spec_->as) return index + 1;
-    auto merged = std::make_shared<LookupSpec>();
-    CopySpec(*spec_, merged.get());
+    auto merged = std::make_shared<LookupSpec>(*spec_);
     merged->unwind = *unwind;
     stages->erase(stages->begin() + static_cast<std::ptrdiff_t>(index) + 1);
     PushDownMatch(merged.get(), index, stages);
@@ -165,24 +170,6 @@ class LookupStage final : public Stage {
       stages->erase(stages->begin() + static_cast<std::ptrdiff_t>(index) + 1);
     }
     spec->foreign_matcher = std::make_shared<const Matcher>(std::move(*foreign));
-  }
-
-  static void CopySpec(const LookupSpec& from, LookupSpec* to) {
-    to->from = from.from;
-    to->as = from.as;
-    to->as_parts = from.as_parts;
-    to->local_field = from.local_field;
-    to->foreign_field = from.foreign_field;
-    to->local_parts = from.local_parts;
-    to->foreign_parts = from.foreign_parts;
-    to->has_pipeline = from.has_pipeline;
-    to->pipeline = from.pipeline.Clone();
-    to->let = from.let;
-    to->let_slots = from.let_slots;
-    to->options = from.options;
-    to->fixed_pipeline = from.fixed_pipeline;
-    to->stats = from.stats;
-    to->foreign_matcher = from.foreign_matcher;
   }
 
   std::shared_ptr<const LookupSpec> spec_;
@@ -631,7 +618,7 @@ Result<StagePtr> ParseLookup(const bson_iter_t* spec, const PipelineOptions& opt
       lookup->has_pipeline = true;
       BsonDoc holder;
       AppendIter(holder.get(), "p", &it);
-      lookup->pipeline = std::move(holder);
+      lookup->pipeline = std::make_shared<const BsonDoc>(std::move(holder));
     } else {
       return Status(ErrorCode::kFailedToParse, "unknown argument to $lookup: " + std::string(key));
     }
