@@ -24,6 +24,8 @@
 
 namespace cairn::query {
 
+class ExpressionContext;  // query/expression/expression.h
+
 enum class MatchKind {
   kAnd,
   kOr,
@@ -103,7 +105,10 @@ bool AllMatchSingleElement(const std::vector<MatchExpressionPtr>& tests, const b
 
 // Parses a query filter into a tree, with MongoDB's error codes and messages. The tree views
 // `filter`'s bytes. An empty filter gives an $and with no children (matches everything).
-Result<MatchExpressionPtr> ParseFilter(BsonView filter);
+// `context` (may hold null) gives $expr its variables and $$NOW, and the collation the tree's
+// comparison and $in nodes keep.
+Result<MatchExpressionPtr> ParseFilter(BsonView filter,
+                                       const std::shared_ptr<const ExpressionContext>& context);
 
 // ---- Logical nodes (ops/logical.cc) ----
 

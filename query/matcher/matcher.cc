@@ -53,12 +53,11 @@ bool IsIdPointLookupValue(const bson_iter_t* value, const StringComparator* coll
 }
 
 Result<Matcher> Matcher::Parse(BsonView filter, std::shared_ptr<const ExpressionContext> context) {
-  internal::ExpressionContextScope scope(&context);
   auto copy = std::make_shared<const std::string>(reinterpret_cast<const char*>(filter.data()),
                                                   filter.size());
   CAIRN_ASSIGN_OR_RETURN(
       MatchExpressionPtr root,
-      ParseFilter(BsonView(reinterpret_cast<const uint8_t*>(copy->data()), copy->size())));
+      ParseFilter(BsonView(reinterpret_cast<const uint8_t*>(copy->data()), copy->size()), context));
   Matcher matcher;
   matcher.filter_ = std::move(copy);
   matcher.root_ = std::move(root);

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "common/bson_compare.h"
+#include "query/expression/expression.h"
 #include "query/matcher/match_expression.h"
 #include "query/matcher/parse_internal.h"
 
@@ -18,13 +19,13 @@ namespace {
 
 // ---- Top-level ("pathless") operators ----
 
-Result<MatchExpressionPtr> ParseComment(const bson_iter_t*, ParseLevel) {
+Result<MatchExpressionPtr> ParseComment(const bson_iter_t*, FilterParseState) {
   return MatchExpressionPtr();  // no effect on matching
 }
 
 // {$id: ...}, {$ref: ...}, {$db: ...}: DBRef fields compared for equality.
-Result<MatchExpressionPtr> ParseDbRefField(const bson_iter_t* op, ParseLevel) {
-  return MakeEquality(IterKey(op), op);
+Result<MatchExpressionPtr> ParseDbRefField(const bson_iter_t* op, FilterParseState state) {
+  return MakeEquality(IterKey(op), op, state);
 }
 
 struct PathlessOperator {
@@ -135,6 +136,10 @@ std::string FormatNumber(double d) {
 }
 
 }  // namespace
+
+const StringComparator* FilterParseState::collator() const {
+  return context != nullptr ? context->collator() : nullptr;
+}
 
 Status NotSupportedYet(std::string_view op) {
   return Status(ErrorCode::kBadValue, "operator " + std::string(op) + " is not supported yet");
@@ -256,21 +261,22 @@ bool IsPathlessOperator(std::string_view name) { return FindPathless(name) != nu
 bool IsPathOperator(std::string_view name) { return FindPathOperator(name) != nullptr; }
 
 Status ParseOperatorDocument(std::string_view path, BsonView operators, ListMatchExpression* root,
-                             ParseLevel level) {
+                             FilterParseState state) {
   bson_iter_t it;
   if (!operators.Init(&it)) return Status::OK();
   while (bson_iter_next(&it)) {
-    OperatorArgs args{path, &it, operators, level};
+    OperatorArgs args{path, &it, operators, state};
     CAIRN_ASSIGN_OR_RETURN(MatchExpressionPtr node, ParseOperator(args));
     if (node) root->Add(std::move(node));
   }
   return Status::OK();
 }
 
-Result<MatchExpressionPtr> ParseDocument(BsonView filter, ParseLevel level) {
+Result<MatchExpressionPtr> ParseDocument(BsonView filter, FilterParseState state) {
   auto root = std::make_unique<ListMatchExpression>(MatchKind::kAnd);
-  const ParseLevel next_level =
-      level == ParseLevel::kPredicateTopLevel ? ParseLevel::kUserDocumentTopLevel : level;
+  const FilterParseState next =
+      state.At(state.level == ParseLevel::kPredicateTopLevel ? ParseLevel::kUserDocumentTopLevel
+                                                             : state.level);
   bson_iter_t it;
   if (!filter.Init(&it)) return Status(ErrorCode::kBadValue, "invalid filter document");
   while (bson_iter_next(&it)) {
@@ -286,17 +292,17 @@ Result<MatchExpressionPtr> ParseDocument(BsonView filter, ParseLevel level) {
         return Status(ErrorCode::kBadValue,
                       "unknown top level operator: " + std::string(key) + hint);
       }
-      if (op->top_level_only && level == ParseLevel::kUserSubDocument) {
+      if (op->top_level_only && state.level == ParseLevel::kUserSubDocument) {
         return Status(ErrorCode::kBadValue,
                       std::string(key) + " can only be applied to the top-level document");
       }
       if (op->parse == nullptr) return NotSupportedYet(key);
-      CAIRN_ASSIGN_OR_RETURN(MatchExpressionPtr node, op->parse(&it, level));
+      CAIRN_ASSIGN_OR_RETURN(MatchExpressionPtr node, op->parse(&it, state));
       if (node) root->Add(std::move(node));
       continue;
     }
     if (IsExpressionDocument(&it, false)) {
-      CAIRN_RETURN_IF_ERROR(ParseOperatorDocument(key, IterDocument(&it), root.get(), next_level));
+      CAIRN_RETURN_IF_ERROR(ParseOperatorDocument(key, IterDocument(&it), root.get(), next));
       continue;
     }
     if (BSON_ITER_HOLDS_REGEX(&it)) {
@@ -304,7 +310,7 @@ Result<MatchExpressionPtr> ParseDocument(BsonView filter, ParseLevel level) {
       root->Add(std::move(regex));
       continue;
     }
-    CAIRN_ASSIGN_OR_RETURN(MatchExpressionPtr eq, MakeEquality(key, &it));
+    CAIRN_ASSIGN_OR_RETURN(MatchExpressionPtr eq, MakeEquality(key, &it, state));
     root->Add(std::move(eq));
   }
   if (root->num_children() == 1) {
@@ -316,8 +322,9 @@ Result<MatchExpressionPtr> ParseDocument(BsonView filter, ParseLevel level) {
 
 }  // namespace internal
 
-Result<MatchExpressionPtr> ParseFilter(BsonView filter) {
-  return internal::ParseDocument(filter, internal::ParseLevel::kPredicateTopLevel);
+Result<MatchExpressionPtr> ParseFilter(BsonView filter,
+                                       const std::shared_ptr<const ExpressionContext>& context) {
+  return internal::ParseDocument(filter, {internal::ParseLevel::kPredicateTopLevel, context});
 }
 
 }  // namespace cairn::query

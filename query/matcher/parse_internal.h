@@ -26,12 +26,27 @@ namespace cairn::query::internal {
 // the top-level document.
 enum class ParseLevel { kPredicateTopLevel, kUserDocumentTopLevel, kUserSubDocument };
 
+// What the parser carries down the filter, passed by value to every parser: where it stands,
+// and the command's ExpressionContext. The context travels as an argument rather than through
+// per-thread state, so a parse sees exactly what its caller gave it.
+struct FilterParseState {
+  ParseLevel level;
+  // The context Matcher::Parse was given (it outlives the parse): $expr's `let` variables and
+  // $$NOW, and the collation. May hold null: no variables, strings compare binary.
+  const std::shared_ptr<const ExpressionContext>& context;
+
+  // The same state at another level.
+  FilterParseState At(ParseLevel next) const { return {next, context}; }
+  // The collation strings compare under (nullptr: binary): comparison and $in nodes keep it.
+  const StringComparator* collator() const;
+};
+
 // A filter document ({a: 1, $or: [...]}) → an $and of its parts, unwrapped when it has one.
-Result<MatchExpressionPtr> ParseDocument(BsonView filter, ParseLevel level);
+Result<MatchExpressionPtr> ParseDocument(BsonView filter, FilterParseState state);
 
 // An operator document on `path` ({$gt: 1, $lt: 5}); appends one node per operator to `root`.
 Status ParseOperatorDocument(std::string_view path, BsonView operators, ListMatchExpression* root,
-                             ParseLevel level);
+                             FilterParseState state);
 
 // MongoDB's isExpressionDocument: a non-empty document whose first field starts with '$' and
 // which is not a DBRef ({$ref, $id}, or with allow_incomplete_dbref any of $ref/$id/$db).
@@ -47,14 +62,15 @@ struct OperatorArgs {
   std::string_view path;
   const bson_iter_t* op;  // positioned on the operator element
   BsonView context;       // the whole operator document
-  ParseLevel level;
+  FilterParseState state;
 };
 
 // A parser for one path operator; a null result adds nothing ($options beside $regex).
 using OperatorParser = Result<MatchExpressionPtr> (*)(const OperatorArgs& args);
 
 // A parser for one top-level operator ($and, $or, $nor, $alwaysTrue, ...).
-using PathlessParser = Result<MatchExpressionPtr> (*)(const bson_iter_t* op, ParseLevel level);
+using PathlessParser = Result<MatchExpressionPtr> (*)(const bson_iter_t* op,
+                                                      FilterParseState state);
 
 // Errors shared by the families.
 Status NotSupportedYet(std::string_view op);  // BadValue "operator $x is not supported yet"
@@ -79,8 +95,10 @@ Result<MatchExpressionPtr> ParseLt(const OperatorArgs& args);
 Result<MatchExpressionPtr> ParseLte(const OperatorArgs& args);
 Result<MatchExpressionPtr> ParseGt(const OperatorArgs& args);
 Result<MatchExpressionPtr> ParseGte(const OperatorArgs& args);
-// Implicit equality {path: value} (also used by $all and DBRef fields).
-Result<MatchExpressionPtr> MakeEquality(std::string_view path, const bson_iter_t* value);
+// Implicit equality {path: value} (also used by $all and DBRef fields), under the collation of
+// `state`.
+Result<MatchExpressionPtr> MakeEquality(std::string_view path, const bson_iter_t* value,
+                                        FilterParseState state);
 
 // ---- ops/in.cc ----
 Result<MatchExpressionPtr> ParseIn(const OperatorArgs& args);
@@ -90,15 +108,15 @@ Result<MatchExpressionPtr> ParseNin(const OperatorArgs& args);
 Result<MatchExpressionPtr> ParseExists(const OperatorArgs& args);
 
 // ---- ops/logical.cc ----
-Result<MatchExpressionPtr> ParseAnd(const bson_iter_t* op, ParseLevel level);
-Result<MatchExpressionPtr> ParseOr(const bson_iter_t* op, ParseLevel level);
-Result<MatchExpressionPtr> ParseNor(const bson_iter_t* op, ParseLevel level);
-Result<MatchExpressionPtr> ParseAlwaysTrue(const bson_iter_t* op, ParseLevel level);
-Result<MatchExpressionPtr> ParseAlwaysFalse(const bson_iter_t* op, ParseLevel level);
+Result<MatchExpressionPtr> ParseAnd(const bson_iter_t* op, FilterParseState state);
+Result<MatchExpressionPtr> ParseOr(const bson_iter_t* op, FilterParseState state);
+Result<MatchExpressionPtr> ParseNor(const bson_iter_t* op, FilterParseState state);
+Result<MatchExpressionPtr> ParseAlwaysTrue(const bson_iter_t* op, FilterParseState state);
+Result<MatchExpressionPtr> ParseAlwaysFalse(const bson_iter_t* op, FilterParseState state);
 Result<MatchExpressionPtr> ParseNot(const OperatorArgs& args);
 
 // ---- ops/text.cc ----
-Result<MatchExpressionPtr> ParseText(const bson_iter_t* op, ParseLevel level);
+Result<MatchExpressionPtr> ParseText(const bson_iter_t* op, FilterParseState state);
 
 // ---- ops/elem_match.cc, size.cc, all.cc, type.cc, mod.cc ----
 Result<MatchExpressionPtr> ParseElemMatch(const OperatorArgs& args);
@@ -139,24 +157,12 @@ Result<MatchExpressionPtr> ParseBitsAnySet(const OperatorArgs& args);
 Result<MatchExpressionPtr> ParseBitsAnyClear(const OperatorArgs& args);
 
 // ---- ops/where.cc ----
-Result<MatchExpressionPtr> ParseWhere(const bson_iter_t* op, ParseLevel level);
+Result<MatchExpressionPtr> ParseWhere(const bson_iter_t* op, FilterParseState state);
 
 // ---- ops/expr.cc ----
-Result<MatchExpressionPtr> ParseExpr(const bson_iter_t* op, ParseLevel level);
-// The collation of the context installed by ExpressionContextScope (nullptr: none, binary):
-// comparison and $in nodes keep it to compare strings.
-const StringComparator* CurrentCollator();
-// Makes `context` the one $expr parses with on this thread while the scope lives.
-class ExpressionContextScope {
- public:
-  explicit ExpressionContextScope(const std::shared_ptr<const ExpressionContext>* context);
-  ~ExpressionContextScope();
-
- private:
-  const std::shared_ptr<const ExpressionContext>* previous_;
-};
+Result<MatchExpressionPtr> ParseExpr(const bson_iter_t* op, FilterParseState state);
 
 // ---- json_schema/ ----
-Result<MatchExpressionPtr> ParseJsonSchema(const bson_iter_t* op, ParseLevel level);
+Result<MatchExpressionPtr> ParseJsonSchema(const bson_iter_t* op, FilterParseState state);
 
 }  // namespace cairn::query::internal

@@ -152,7 +152,7 @@ bool FindProperty(BsonView object, const std::string& name, bson_iter_t* found) 
 
 namespace cairn::query::internal {
 
-Result<MatchExpressionPtr> ParseJsonSchema(const bson_iter_t* op, ParseLevel) {
+Result<MatchExpressionPtr> ParseJsonSchema(const bson_iter_t* op, FilterParseState) {
   if (!BSON_ITER_HOLDS_DOCUMENT(op)) {
     return Status(ErrorCode::kTypeMismatch, "$jsonSchema must be an object");
   }

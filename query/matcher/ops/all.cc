@@ -29,7 +29,7 @@ Result<MatchExpressionPtr> ParseAll(const OperatorArgs& args) {
       if (!FirstKeyIs(&it, "$elemMatch", &first)) {
         return Status(ErrorCode::kBadValue, "$all/$elemMatch has to be consistent");
       }
-      OperatorArgs inner{args.path, &first, IterDocument(&it), args.level};
+      OperatorArgs inner{args.path, &first, IterDocument(&it), args.state};
       CAIRN_ASSIGN_OR_RETURN(MatchExpressionPtr em, ParseElemMatch(inner));
       list->Add(std::move(em));
       continue;
@@ -46,7 +46,7 @@ Result<MatchExpressionPtr> ParseAll(const OperatorArgs& args) {
         return Status(ErrorCode::kBadValue, "no $ expressions in $all");
       }
     }
-    CAIRN_ASSIGN_OR_RETURN(MatchExpressionPtr eq, MakeEquality(args.path, &it));
+    CAIRN_ASSIGN_OR_RETURN(MatchExpressionPtr eq, MakeEquality(args.path, &it, args.state));
     list->Add(std::move(eq));
   }
   if (list->num_children() == 0) {

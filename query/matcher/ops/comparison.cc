@@ -1,6 +1,6 @@
 // $eq $ne $gt $gte $lt $lte and implicit equality: parsing and ComparisonMatchExpression, after
 // MongoDB's ComparisonMatchExpression::matchesSingleElement (expression_leaf.cpp). Strings compare
-// under the query's collation (CurrentCollator() at parse time).
+// under the query's collation (the parse state's, kept by each node).
 #include <cmath>
 #include <string>
 
@@ -79,7 +79,7 @@ namespace internal {
 namespace {
 
 Result<MatchExpressionPtr> MakeComparison(MatchKind kind, std::string_view path,
-                                          const bson_iter_t* value) {
+                                          const bson_iter_t* value, FilterParseState state) {
   if (kind != MatchKind::kEq && BSON_ITER_HOLDS_REGEX(value)) {
     return Status(ErrorCode::kBadValue,
                   "Can't have RegEx as arg to predicate over field '" + std::string(path) + "'.");
@@ -88,41 +88,43 @@ Result<MatchExpressionPtr> MakeComparison(MatchKind kind, std::string_view path,
     return Status(ErrorCode::kBadValue, "cannot compare to undefined");
   }
   return MatchExpressionPtr(
-      std::make_unique<ComparisonMatchExpression>(kind, path, *value, CurrentCollator()));
+      std::make_unique<ComparisonMatchExpression>(kind, path, *value, state.collator()));
 }
 
 }  // namespace
 
-Result<MatchExpressionPtr> MakeEquality(std::string_view path, const bson_iter_t* value) {
-  return MakeComparison(MatchKind::kEq, path, value);
+Result<MatchExpressionPtr> MakeEquality(std::string_view path, const bson_iter_t* value,
+                                        FilterParseState state) {
+  return MakeComparison(MatchKind::kEq, path, value, state);
 }
 
 Result<MatchExpressionPtr> ParseEq(const OperatorArgs& args) {
-  return MakeComparison(MatchKind::kEq, args.path, args.op);
+  return MakeComparison(MatchKind::kEq, args.path, args.op, args.state);
 }
 
 Result<MatchExpressionPtr> ParseNe(const OperatorArgs& args) {
   if (BSON_ITER_HOLDS_REGEX(args.op)) {
     return Status(ErrorCode::kBadValue, "Can't have regex as arg to $ne.");
   }
-  CAIRN_ASSIGN_OR_RETURN(MatchExpressionPtr eq, MakeComparison(MatchKind::kEq, args.path, args.op));
+  CAIRN_ASSIGN_OR_RETURN(MatchExpressionPtr eq,
+                         MakeComparison(MatchKind::kEq, args.path, args.op, args.state));
   return MatchExpressionPtr(std::make_unique<NotMatchExpression>(std::move(eq)));
 }
 
 Result<MatchExpressionPtr> ParseLt(const OperatorArgs& args) {
-  return MakeComparison(MatchKind::kLt, args.path, args.op);
+  return MakeComparison(MatchKind::kLt, args.path, args.op, args.state);
 }
 
 Result<MatchExpressionPtr> ParseLte(const OperatorArgs& args) {
-  return MakeComparison(MatchKind::kLte, args.path, args.op);
+  return MakeComparison(MatchKind::kLte, args.path, args.op, args.state);
 }
 
 Result<MatchExpressionPtr> ParseGt(const OperatorArgs& args) {
-  return MakeComparison(MatchKind::kGt, args.path, args.op);
+  return MakeComparison(MatchKind::kGt, args.path, args.op, args.state);
 }
 
 Result<MatchExpressionPtr> ParseGte(const OperatorArgs& args) {
-  return MakeComparison(MatchKind::kGte, args.path, args.op);
+  return MakeComparison(MatchKind::kGte, args.path, args.op, args.state);
 }
 
 }  // namespace internal

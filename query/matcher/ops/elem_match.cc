@@ -77,13 +77,14 @@ Result<MatchExpressionPtr> ParseElemMatch(const OperatorArgs& args) {
     bson_iter_next(&first);
     value_form = !IsPathlessOperator(IterKey(&first));
   }
+  const FilterParseState sub_document = args.state.At(ParseLevel::kUserSubDocument);
   if (value_form) {
     ListMatchExpression operators(MatchKind::kAnd);
-    CAIRN_RETURN_IF_ERROR(ParseOperatorDocument("", obj, &operators, ParseLevel::kUserSubDocument));
+    CAIRN_RETURN_IF_ERROR(ParseOperatorDocument("", obj, &operators, sub_document));
     return MatchExpressionPtr(
         std::make_unique<ElemMatchValueMatchExpression>(args.path, operators.ReleaseChildren()));
   }
-  CAIRN_ASSIGN_OR_RETURN(MatchExpressionPtr sub, ParseDocument(obj, ParseLevel::kUserSubDocument));
+  CAIRN_ASSIGN_OR_RETURN(MatchExpressionPtr sub, ParseDocument(obj, sub_document));
   return MatchExpressionPtr(
       std::make_unique<ElemMatchObjectMatchExpression>(args.path, std::move(sub)));
 }

@@ -1,37 +1,14 @@
 // $expr: a filter clause that holds when an aggregation expression (query/expression/) evaluated
 // against the document is truthy ({$expr: {$gt: ["$a", "$b"]}}). Top-level only (the table in
 // parse_filter.cc says so). It reads the command's `let` variables and $$NOW through the
-// ExpressionContext that Matcher::Parse was given, installed for the parse on this thread by
-// ExpressionContextScope. An evaluation error is the match's outcome: it travels up through
+// ExpressionContext that Matcher::Parse was given, which the parser passes down in its
+// FilterParseState. An evaluation error is the match's outcome: it travels up through
 // MatchExpression::Matches's error argument to Matcher::Matches's Result, never as a non-match.
 #include "query/expression/expression.h"
 #include "query/matcher/match_expression.h"
 #include "query/matcher/parse_internal.h"
 
 namespace cairn::query {
-
-namespace internal {
-
-namespace {
-
-thread_local const std::shared_ptr<const ExpressionContext>* current_context = nullptr;
-
-}  // namespace
-
-ExpressionContextScope::ExpressionContextScope(
-    const std::shared_ptr<const ExpressionContext>* context)
-    : previous_(current_context) {
-  current_context = context;
-}
-
-ExpressionContextScope::~ExpressionContextScope() { current_context = previous_; }
-
-const StringComparator* CurrentCollator() {
-  return current_context != nullptr && *current_context != nullptr ? (*current_context)->collator()
-                                                                   : nullptr;
-}
-
-}  // namespace internal
 
 namespace {
 
@@ -63,8 +40,8 @@ class ExprMatchExpression final : public MatchExpression {
 
 namespace internal {
 
-Result<MatchExpressionPtr> ParseExpr(const bson_iter_t* op, ParseLevel level) {
-  ParseContext ctx(current_context != nullptr ? *current_context : nullptr);
+Result<MatchExpressionPtr> ParseExpr(const bson_iter_t* op, FilterParseState state) {
+  ParseContext ctx(state.context);
   CAIRN_ASSIGN_OR_RETURN(ExpressionPtr expr, ParseOperand(op, ctx));
   return MatchExpressionPtr(
       std::make_unique<ExprMatchExpression>(std::move(expr), ctx.num_slots()));

@@ -89,7 +89,7 @@ Result<MatchExpressionPtr> ParseInList(const OperatorArgs& args) {
     return Status(ErrorCode::kBadValue, "InMatchExpression equality cannot be undefined");
   }
   return MatchExpressionPtr(std::make_unique<InMatchExpression>(
-      args.path, std::move(equalities), std::move(regexes), CurrentCollator()));
+      args.path, std::move(equalities), std::move(regexes), args.state.collator()));
 }
 
 }  // namespace

@@ -79,7 +79,7 @@ namespace internal {
 namespace {
 
 Result<MatchExpressionPtr> ParseTree(MatchKind kind, std::string_view name, const bson_iter_t* op,
-                                     ParseLevel level) {
+                                     FilterParseState state) {
   if (!BSON_ITER_HOLDS_ARRAY(op)) {
     return Status(ErrorCode::kBadValue, std::string(name) + " must be an array");
   }
@@ -92,7 +92,7 @@ Result<MatchExpressionPtr> ParseTree(MatchKind kind, std::string_view name, cons
     if (!BSON_ITER_HOLDS_DOCUMENT(&it)) {
       return Status(ErrorCode::kBadValue, "$or/$and/$nor entries need to be full objects");
     }
-    CAIRN_ASSIGN_OR_RETURN(MatchExpressionPtr sub, ParseDocument(IterDocument(&it), level));
+    CAIRN_ASSIGN_OR_RETURN(MatchExpressionPtr sub, ParseDocument(IterDocument(&it), state));
     list->Add(std::move(sub));
   } while (bson_iter_next(&it));
   return MatchExpressionPtr(std::move(list));
@@ -109,23 +109,23 @@ Result<MatchExpressionPtr> ParseAlwaysBoolean(bool value, const bson_iter_t* op)
 
 }  // namespace
 
-Result<MatchExpressionPtr> ParseAnd(const bson_iter_t* op, ParseLevel level) {
-  return ParseTree(MatchKind::kAnd, "$and", op, level);
+Result<MatchExpressionPtr> ParseAnd(const bson_iter_t* op, FilterParseState state) {
+  return ParseTree(MatchKind::kAnd, "$and", op, state);
 }
 
-Result<MatchExpressionPtr> ParseOr(const bson_iter_t* op, ParseLevel level) {
-  return ParseTree(MatchKind::kOr, "$or", op, level);
+Result<MatchExpressionPtr> ParseOr(const bson_iter_t* op, FilterParseState state) {
+  return ParseTree(MatchKind::kOr, "$or", op, state);
 }
 
-Result<MatchExpressionPtr> ParseNor(const bson_iter_t* op, ParseLevel level) {
-  return ParseTree(MatchKind::kNor, "$nor", op, level);
+Result<MatchExpressionPtr> ParseNor(const bson_iter_t* op, FilterParseState state) {
+  return ParseTree(MatchKind::kNor, "$nor", op, state);
 }
 
-Result<MatchExpressionPtr> ParseAlwaysTrue(const bson_iter_t* op, ParseLevel) {
+Result<MatchExpressionPtr> ParseAlwaysTrue(const bson_iter_t* op, FilterParseState) {
   return ParseAlwaysBoolean(true, op);
 }
 
-Result<MatchExpressionPtr> ParseAlwaysFalse(const bson_iter_t* op, ParseLevel) {
+Result<MatchExpressionPtr> ParseAlwaysFalse(const bson_iter_t* op, FilterParseState) {
   return ParseAlwaysBoolean(false, op);
 }
 
@@ -141,7 +141,7 @@ Result<MatchExpressionPtr> ParseNot(const OperatorArgs& args) {
   BsonView operators = IterDocument(args.op);
   if (operators.empty()) return Status(ErrorCode::kBadValue, "$not cannot be empty");
   auto list = std::make_unique<ListMatchExpression>(MatchKind::kAnd);
-  CAIRN_RETURN_IF_ERROR(ParseOperatorDocument(args.path, operators, list.get(), args.level));
+  CAIRN_RETURN_IF_ERROR(ParseOperatorDocument(args.path, operators, list.get(), args.state));
   return MatchExpressionPtr(std::make_unique<NotMatchExpression>(std::move(list)));
 }
 

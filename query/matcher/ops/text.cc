@@ -7,7 +7,7 @@ namespace cairn::query {
 
 namespace internal {
 
-Result<MatchExpressionPtr> ParseText(const bson_iter_t* op, ParseLevel) {
+Result<MatchExpressionPtr> ParseText(const bson_iter_t* op, FilterParseState) {
   if (!BSON_ITER_HOLDS_DOCUMENT(op)) {
     return Status(ErrorCode::kBadValue, "$text expects an object");
   }

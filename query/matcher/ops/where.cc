@@ -12,8 +12,8 @@
 
 namespace cairn::query::internal {
 
-Result<MatchExpressionPtr> ParseWhere(const bson_iter_t* op, ParseLevel level) {
-  if (level == ParseLevel::kUserSubDocument) {
+Result<MatchExpressionPtr> ParseWhere(const bson_iter_t* op, FilterParseState state) {
+  if (state.level == ParseLevel::kUserSubDocument) {
     return Status(ErrorCode::kBadValue, "$where can only be applied to the top-level document");
   }
   switch (bson_iter_type(op)) {

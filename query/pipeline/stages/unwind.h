@@ -1,5 +1,6 @@
 // What $unwind's neighbours need to know of it: $lookup absorbs a following $unwind of its `as`
-// field (lookup.cc) and then unwinds each foreign match itself, with the same options.
+// field (lookup.cc) and then unwinds each foreign match itself, with the same options
+// (lookup_join.cc).
 #pragma once
 
 #include <optional>
