@@ -5,7 +5,9 @@
 #         targets use are the same objects, built once); every suite labelled `integration`.
 #   tsan  ThreadSanitizer, in its own directory (CAIRN_TSAN=ON); the suites labelled
 #         `concurrency` (many connections, both I/O threads, read-ahead, tailable waits).
-# Each build builds cairnd alone. Every sanitizer report fails the run: the sanitizers write
+# Both also run the command behaviour specs (label `spec`: tests/spec/, in-process through
+# spec_tests and through the Node driver against the sanitized cairnd). Each build builds cairnd
+# and spec_tests alone. Every sanitizer report fails the run: the sanitizers write
 # their reports to files ($DIR/sanitizer-reports/), which are printed and counted after CTest
 # (a server killed by a suite, or one whose exit status a suite does not check, cannot hide one).
 #
@@ -25,12 +27,12 @@ case $kind in
   asan)
     DIR=${ASAN_BUILD_DIR:-${FUZZ_BUILD_DIR:-build-fuzz}}
     options=(-DCAIRN_FUZZ=ON)
-    label=integration
+    label='integration|spec'
     ;;
   tsan)
     DIR=${TSAN_BUILD_DIR:-build-tsan}
     options=(-DCAIRN_TSAN=ON -DCAIRN_BUILD_TESTS=OFF)
-    label=concurrency
+    label='concurrency|spec'
     ;;
   *) echo "sanitize: unknown kind '$kind' (asan or tsan)" >&2; exit 2 ;;
 esac
@@ -50,7 +52,7 @@ build() {
     echo "sanitize: $DIR is not a clang build directory; remove it and run again" >&2
     exit 1
   fi
-  cmake --build "$DIR" -j "$(nproc)" --target cairnd "$@"
+  cmake --build "$DIR" -j "$(nproc)" --target cairnd spec_tests "$@"
 }
 
 run_tests() {

@@ -3,7 +3,7 @@
 import datetime
 import unittest
 
-from bson import Int64, ObjectId
+from bson import ObjectId
 from pymongo.errors import OperationFailure
 
 from harness import ServerTestCase
@@ -63,14 +63,6 @@ class BasicsTest(ServerTestCase):
         self.assertTrue(result.acknowledged)
         self.assertEqual(coll.find_one(), {"_id": result.inserted_id, "x": 1})
 
-    def test_unknown_command_is_code_59(self):
-        with self.assertRaises(OperationFailure) as ctx:
-            self.client.admin.command("nosuch")
-        self.assertEqual(ctx.exception.code, 59)
-        self.assertEqual(ctx.exception.details["codeName"], "CommandNotFound")
-        self.assertEqual(ctx.exception.details["errmsg"], "no such command: 'nosuch'")
-        self.assertEqual(ctx.exception.details["ok"], 0.0)
-
 
 if __name__ == "__main__":
     unittest.main()
@@ -105,37 +97,17 @@ class PointReadConsistencyTest(ServerTestCase):
 
 
 class FindByIdTest(ServerTestCase):
-    """A find of {_id: <scalar>} answers exactly as the general find does: numbers equal by
-    value, the reply shape of a cursor, and options or operators that change the answer."""
+    """A find of {_id: <scalar>} with batchSize 0 opens a cursor, as the general find does (the
+    rest of this behaviour is tests/spec/find/by_id.json)."""
 
-    def test_find_by_id_answers_as_the_general_find(self):
+    def test_find_by_id_with_batch_size_zero_opens_a_cursor(self):
         db = self.client.test
         db.byid.drop()
         db.byid.insert_many([{"_id": 1, "a": 1}, {"_id": "x", "b": 2}, {"_id": 2.5},
                              {"_id": ObjectId("65f000000000000000000001"), "c": 3}])
-        for key in (1, 1.0, Int64(1)):
-            self.assertEqual(db.byid.find_one({"_id": key}), {"_id": 1, "a": 1})
-        self.assertEqual(db.byid.find_one({"_id": "x"}), {"_id": "x", "b": 2})
-        self.assertEqual(db.byid.find_one({"_id": ObjectId("65f000000000000000000001")})["c"], 3)
-        self.assertIsNone(db.byid.find_one({"_id": 9}))
-        self.assertEqual(db.command("find", "byid", filter={"_id": 2.5}),
-                         {"cursor": {"firstBatch": [{"_id": 2.5}], "id": 0, "ns": "test.byid"},
-                          "ok": 1.0})
-        self.assertEqual(db.command("find", "missing", filter={"_id": 1}),
-                         {"cursor": {"firstBatch": [], "id": 0, "ns": "test.missing"}, "ok": 1.0})
-        # Options and filters the plain lookup does not cover keep their meaning.
-        self.assertEqual(list(db.byid.find({"_id": 1}, {"a": 0})), [{"_id": 1}])
-        self.assertEqual(list(db.byid.find({"_id": 1}).skip(1)), [])
-        self.assertEqual(list(db.byid.find({"_id": 1, "a": 2})), [])
-        self.assertEqual(list(db.byid.find({"_id": "X"}).collation({"locale": "en",
-                                                                    "strength": 2})),
-                         [{"_id": "x", "b": 2}])
         opened = db.command("find", "byid", filter={"_id": 1}, batchSize=0)
         self.assertNotEqual(opened["cursor"]["id"], 0)
         self.assertEqual(opened["cursor"]["firstBatch"], [])
-        with self.assertRaises(OperationFailure) as raised:
-            db.command("find", "byid", filter={"_id": 1}, limit=-1)
-        self.assertEqual(raised.exception.code, 51024)
 
 class LocalSessionsTest(ServerTestCase):
     """$listLocalSessions lists the sessions commands carried; endSessions removes them."""
@@ -167,18 +139,3 @@ class LocalSessionsTest(ServerTestCase):
         with self.assertRaises(OperationFailure) as raised:
             list(self.client.test.aggregate([{"$listLocalSessions": {}}]))
         self.assertEqual(raised.exception.code, 73)
-
-
-class FindHintTest(ServerTestCase):
-    """A hint names an existing index by name or by key pattern (numbers compared by value)."""
-
-    def test_hint_by_name_or_equal_key_pattern_and_unknown_hints_fail(self):
-        db = self.client.test
-        db.hinted.drop()
-        db.hinted.insert_many([{"_id": i} for i in range(3)])
-        for hint in ("_id_", {"_id": 1}, {"_id": 1.0}, {}):
-            result = db.command({"find": "hinted", "filter": {}, "hint": hint})
-            self.assertEqual(len(result["cursor"]["firstBatch"]), 3, hint)
-        with self.assertRaises(OperationFailure) as ctx:
-            db.command({"find": "hinted", "filter": {}, "hint": {"a": 1}})
-        self.assertEqual(ctx.exception.code, 2)
