@@ -10,9 +10,9 @@ namespace cairn {
 
 }  // namespace cairn
 
-#define CAIRN_INVARIANT(condition)                                    \
-  do {                                                                \
-    if (__builtin_expect(!(condition), 0)) {                          \
-      ::cairn::InvariantFailure(#condition, __FILE__, __LINE__);      \
-    }                                                                 \
+#define CAIRN_INVARIANT(condition)                               \
+  do {                                                           \
+    if (__builtin_expect(!(condition), 0)) {                     \
+      ::cairn::InvariantFailure(#condition, __FILE__, __LINE__); \
+    }                                                            \
   } while (0)

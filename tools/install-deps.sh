@@ -16,6 +16,8 @@ packages=(
   # sanitizer and libFuzzer runtimes, llvm-symbolizer for the reports' stacks, and ccache so
   # rebuilds of the same sources in several build directories come from its cache.
   clang-14 libclang-rt-14-dev llvm-14 ccache
+  # Formatting (tools/check_format.sh, a CTest test) and clang-tidy (.clang-tidy).
+  clang-format-14 clang-tidy-14
 )
 # Node 20 may come from elsewhere than Debian (it does on the project's machines, with its own
 # npm): install Debian's nodejs/npm only when there is no node at all, never replace it.
