@@ -2,10 +2,11 @@
 #include "tests/spec/spec_match.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <string_view>
 #include <vector>
+
+#include "common/bson_compare.h"
 
 namespace cairn::spec {
 
@@ -37,21 +38,6 @@ bool IsPlainNumber(bson_type_t type) {
   return type == BSON_TYPE_INT32 || type == BSON_TYPE_INT64 || type == BSON_TYPE_DOUBLE;
 }
 
-bool NumbersEqual(const bson_iter_t* a, const bson_iter_t* b) {
-  bool a_int = !BSON_ITER_HOLDS_DOUBLE(a);
-  bool b_int = !BSON_ITER_HOLDS_DOUBLE(b);
-  if (a_int && b_int) return bson_iter_as_int64(a) == bson_iter_as_int64(b);
-  if (!a_int && !b_int) {
-    double x = bson_iter_double(a), y = bson_iter_double(b);
-    return (std::isnan(x) && std::isnan(y)) || x == y;
-  }
-  double d = a_int ? bson_iter_double(b) : bson_iter_double(a);
-  int64_t i = a_int ? bson_iter_as_int64(a) : bson_iter_as_int64(b);
-  if (std::isnan(d) || d != std::trunc(d)) return false;
-  if (d < -9.2233720368547758e18 || d >= 9.2233720368547758e18) return false;
-  return static_cast<int64_t>(d) == i;
-}
-
 std::string DecimalString(const bson_iter_t* it) {
   bson_decimal128_t value;
   bson_iter_decimal128(it, &value);
@@ -66,54 +52,20 @@ std::string SortedOptions(const char* options) {
   return sorted;
 }
 
-// Same type and value, for every type but documents, arrays and numbers.
+// Same type and value, for every type but documents, arrays and plain numbers: the server's own
+// comparison (common/bson_compare.h), except that a Decimal128 must print the same (1.0 is not
+// 1.00 here) and regex options match in any order.
 bool ScalarsEqual(const bson_iter_t* e, const bson_iter_t* a) {
   bson_type_t type = bson_iter_type(e);
   if (type != bson_iter_type(a)) return false;
-  switch (type) {
-    case BSON_TYPE_UTF8: {
-      uint32_t el = 0, al = 0;
-      const char* es = bson_iter_utf8(e, &el);
-      const char* as = bson_iter_utf8(a, &al);
-      return el == al && std::memcmp(es, as, el) == 0;
-    }
-    case BSON_TYPE_BOOL:
-      return bson_iter_bool(e) == bson_iter_bool(a);
-    case BSON_TYPE_NULL:
-    case BSON_TYPE_UNDEFINED:
-    case BSON_TYPE_MINKEY:
-    case BSON_TYPE_MAXKEY:
-      return true;
-    case BSON_TYPE_OID:
-      return bson_oid_equal(bson_iter_oid(e), bson_iter_oid(a));
-    case BSON_TYPE_DATE_TIME:
-      return bson_iter_date_time(e) == bson_iter_date_time(a);
-    case BSON_TYPE_TIMESTAMP: {
-      uint32_t et, ei, at, ai;
-      bson_iter_timestamp(e, &et, &ei);
-      bson_iter_timestamp(a, &at, &ai);
-      return et == at && ei == ai;
-    }
-    case BSON_TYPE_DECIMAL128:
-      return DecimalString(e) == DecimalString(a);
-    case BSON_TYPE_REGEX: {
-      const char *eo = nullptr, *ao = nullptr;
-      const char* ep = bson_iter_regex(e, &eo);
-      const char* ap = bson_iter_regex(a, &ao);
-      return std::strcmp(ep, ap) == 0 && SortedOptions(eo) == SortedOptions(ao);
-    }
-    case BSON_TYPE_BINARY: {
-      bson_subtype_t es, as;
-      uint32_t el = 0, al = 0;
-      const uint8_t *eb = nullptr, *ab = nullptr;
-      bson_iter_binary(e, &es, &el, &eb);
-      bson_iter_binary(a, &as, &al, &ab);
-      return es == as && el == al && (el == 0 || std::memcmp(eb, ab, el) == 0);
-    }
-    default:
-      // Code, symbol, code with scope, DBPointer: the same Extended JSON.
-      return ValueJson(e) == ValueJson(a);
+  if (type == BSON_TYPE_DECIMAL128) return DecimalString(e) == DecimalString(a);
+  if (type == BSON_TYPE_REGEX) {
+    const char *eo = nullptr, *ao = nullptr;
+    const char* ep = bson_iter_regex(e, &eo);
+    const char* ap = bson_iter_regex(a, &ao);
+    return std::strcmp(ep, ap) == 0 && SortedOptions(eo) == SortedOptions(ao);
   }
+  return ValuesEqual(e, a);
 }
 
 std::string MatchDocument(BsonView expected, BsonView actual, bool root, const std::string& path);
@@ -240,7 +192,7 @@ std::string MatchValue(const bson_iter_t* expected, const bson_iter_t* actual, b
     return "";
   }
   if (IsPlainNumber(type)) {
-    if (!IsPlainNumber(actual_type) || !NumbersEqual(expected, actual)) return mismatch();
+    if (!IsPlainNumber(actual_type) || !ValuesEqual(expected, actual)) return mismatch();
     return "";
   }
   if (!ScalarsEqual(expected, actual)) return mismatch();
