@@ -248,9 +248,11 @@ CommandOutcome HandleAggregate(CommandContext& ctx, const CommandRequest& reques
     std::function<Status()> run;
     if (options.stats != nullptr) {
       run = [&]() -> Status {
-        std::unique_ptr<query::DocumentSource> out = pipeline->Bind(
-            BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache()),
-            /*skip_leading_match=*/true);
+        CAIRN_ASSIGN_OR_RETURN(
+            std::unique_ptr<DocumentStream> input,
+            BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache()));
+        std::unique_ptr<query::DocumentSource> out =
+            pipeline->Bind(std::move(input), /*skip_leading_match=*/true);
         while (out->Next()) {
         }
         return out->status();
@@ -258,10 +260,15 @@ CommandOutcome HandleAggregate(CommandContext& ctx, const CommandRequest& reques
     }
     return ExplainAggregate(ctx, *explain, target, rest, run, options.stats.get(), reply);
   }
-  std::unique_ptr<DocumentStream> input =
-      local_sessions ? MakeDocumentsStream(std::move(local_sessions->documents))
-      : coll_stats   ? MakeSingleDocumentStream(std::move(coll_stats->document))
-                     : BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache());
+  std::unique_ptr<DocumentStream> input;
+  if (local_sessions) {
+    input = MakeDocumentsStream(std::move(local_sessions->documents));
+  } else if (coll_stats) {
+    input = MakeSingleDocumentStream(std::move(coll_stats->document));
+  } else {
+    CAIRN_ASSIGN_OR_RETURN(
+        input, BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache()));
+  }
 
   auto cursor = std::make_unique<Cursor>();
   cursor->ns = ns;

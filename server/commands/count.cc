@@ -64,7 +64,8 @@ CommandOutcome HandleCount(CommandContext& ctx, const CommandRequest& request, b
     spec.count_only = true;  // no document is needed: COUNT_SCAN when an index answers the query
     bson_iter_t hint;
     if (args.Get("hint", &hint)) SetQueryHint(&hint, &spec);
-    auto stream = BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache());
+    CAIRN_ASSIGN_OR_RETURN(
+        auto stream, BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache()));
     while (stream->Next()) ++n;
     CAIRN_RETURN_IF_ERROR(stream->status());
   }

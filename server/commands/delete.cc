@@ -60,8 +60,8 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
       std::unique_ptr<CollectionWriter> writer,
       CollectionWriter::Open(ctx.state.writes(), ns, /*create_if_missing=*/false));
   if (!writer->collection()) return Status::OK();
-  auto stream =
-      BuildQueryStream(ctx.state.engine(), writer->collection(), spec, &ctx.state.id_cache());
+  CAIRN_ASSIGN_OR_RETURN(auto stream, BuildQueryStream(ctx.state.engine(), writer->collection(),
+                                                       spec, &ctx.state.id_cache()));
   while (stream->Next()) {
     CAIRN_RETURN_IF_ERROR(writer->Remove(stream->record_id(), stream->document()));
     ++*deleted;

@@ -118,7 +118,8 @@ CommandOutcome HandleDistinct(CommandContext& ctx, const CommandRequest& request
     spec.distinct_key = key;
     bson_iter_t hint;
     if (args.Get("hint", &hint)) SetQueryHint(&hint, &spec);
-    auto stream = BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache());
+    CAIRN_ASSIGN_OR_RETURN(
+        auto stream, BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache()));
     while (stream->Next()) CollectValues(stream->document(), key, &values);
     CAIRN_RETURN_IF_ERROR(stream->status());
   }

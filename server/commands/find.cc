@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 
+#include "common/bson_compare.h"
+#include "index/key_string.h"
 #include "index/min_max_bounds.h"
 #include "query/collation/collator.h"
 #include "query/expression/expression.h"
@@ -26,51 +28,49 @@ namespace cairn::server {
 
 namespace {
 
-// Where returnKey takes each document's index key from: the access path that produced it, as
-// MongoDB's ReturnKeyStage shows the key of the index entry the scan read (a collection scan
-// has none: {}; the _id point lookup reads the _id index: {_id: v}).
-struct ReturnKeySource {
-  enum class Kind { kNone, kId, kIndex };
-  Kind kind = Kind::kNone;
-  BsonDoc key_pattern;  // kIndex
-};
-
-// The key source of the plan BuildQueryStream chose (recorded in `plan`). For an index scan the
-// key is read back from the document through the key pattern, which is exact for an index that
-// is not multikey (each document has one key). HOOK for the index work: once DocumentStream
-// exposes the key of the entry an index scan read, take it from the stream instead, which also
-// serves multikey and special (hashed, text) indexes; until then those are refused.
-Result<ReturnKeySource> ReturnKeySourceOf(const PlanNode* plan) {
-  ReturnKeySource source;
-  for (; plan != nullptr; plan = plan->input.get()) {
-    if (plan->stage == "IDHACK") {
-      source.kind = ReturnKeySource::Kind::kId;
-      return source;
-    }
-    if (plan->stage == "COLLSCAN" || plan->stage == "EOF") return source;
-    if (plan->stage != "IXSCAN") continue;
-    bson_iter_t it;
-    if (plan->fields.view().Find("isMultiKey", &it) && bson_iter_as_bool(&it)) {
-      return Status(ErrorCode::kBadValue,
-                    "find option 'returnKey' over a multikey index is not supported by Cairn yet");
-    }
-    if (!plan->fields.view().Find("keyPattern", &it) || !BSON_ITER_HOLDS_DOCUMENT(&it)) break;
-    BsonView pattern = IterDocument(&it);
-    bson_iter_t field;
-    pattern.Init(&field);
-    while (bson_iter_next(&field)) {
-      if (!IterIsNumber(&field)) {
-        return Status(ErrorCode::kBadValue,
-                      "find option 'returnKey' over a special index is not supported by Cairn yet");
+// The value to return for one field of an index key: the decoded key value, except that the
+// key encoding keeps a number's value but not its type, so a number is taken from the document
+// (the field's value, or the array element the multikey entry was made from) when one equals it.
+void AppendKeyValue(BsonView doc, std::string_view path, const bson_iter_t* decoded, bson_t* out) {
+  if (IterIsNumber(decoded)) {
+    bson_iter_t root, value;
+    doc.Init(&root);
+    if (bson_iter_find_descendant(&root, std::string(path).c_str(), &value)) {
+      if (IterIsNumber(&value) && CompareValues(&value, decoded) == 0) {
+        AppendIter(out, path, &value);
+        return;
+      }
+      bson_iter_t element;
+      if (BSON_ITER_HOLDS_ARRAY(&value) && bson_iter_recurse(&value, &element)) {
+        while (bson_iter_next(&element)) {
+          if (IterIsNumber(&element) && CompareValues(&element, decoded) == 0) {
+            AppendIter(out, path, &element);
+            return;
+          }
+        }
       }
     }
-    source.kind = ReturnKeySource::Kind::kIndex;
-    source.key_pattern = BsonDoc(pattern);
-    return source;
   }
-  return Status(ErrorCode::kBadValue,
-                "find option 'returnKey' is not supported by Cairn yet "
-                "for this plan");
+  AppendIter(out, path, decoded);
+}
+
+// returnKey's document: the index entry the stream read the document through, as
+// {<key pattern field>: value, ...} (MongoDB's ReturnKeyStage), or {} when it read none (a
+// collection scan).
+Status AppendReturnKey(BsonView doc, const IndexKeyRef& key, bson_t* out) {
+  if (key.pattern == nullptr) return Status::OK();
+  if (key.pattern->kind() != index::IndexKind::kBtree) {
+    return Status(ErrorCode::kBadValue,
+                  "find option 'returnKey' over a special index is not supported by Cairn yet");
+  }
+  CAIRN_ASSIGN_OR_RETURN(BsonDoc decoded, index::DecodeKey(key.bytes, key.pattern->descending()));
+  bson_iter_t field, value;
+  key.pattern->pattern().Init(&field);
+  decoded.view().Init(&value);
+  while (bson_iter_next(&field) && bson_iter_next(&value)) {
+    AppendKeyValue(doc, IterKey(&field), &value, out);
+  }
+  return Status::OK();
 }
 
 // The documents find returns when showRecordId or returnKey change them (MongoDB adds a
@@ -82,19 +82,19 @@ class FindOutputStream final : public DocumentStream {
  public:
   FindOutputStream(std::unique_ptr<DocumentStream> child,
                    std::optional<query::Projection> projection, bool show_record_id,
-                   std::optional<ReturnKeySource> return_key)
+                   bool return_key)
       : child_(std::move(child)),
         projection_(std::move(projection)),
         show_record_id_(show_record_id),
-        return_key_(std::move(return_key)) {}
+        return_key_(return_key) {}
 
   bool Next() override {
     if (!status_.ok() || !child_->Next()) return false;
     bson_reinit(out_.get());
     BsonView doc = child_->document();
     if (return_key_) {
-      AppendKey(doc);
-      return true;
+      status_ = AppendReturnKey(doc, child_->index_key(), out_.get());
+      return status_.ok();
     }
     if (projection_) {
       status_ = projection_->Apply(doc, out_.get());
@@ -112,35 +112,14 @@ class FindOutputStream final : public DocumentStream {
   BsonView document() const override { return out_.view(); }
   storage::RecordId record_id() const override { return child_->record_id(); }
   Status status() const override { return status_.ok() ? child_->status() : status_; }
-  int64_t docs_examined() const override { return child_->docs_examined(); }
+  size_t input_count() const override { return 1; }
+  const PlanStage* input(size_t) const override { return child_.get(); }
 
  private:
-  // {<key pattern field>: value, ...} (missing values as null), or {_id: v}, or {}.
-  void AppendKey(BsonView doc) {
-    bson_iter_t value;
-    if (return_key_->kind == ReturnKeySource::Kind::kId) {
-      if (doc.Find("_id", &value)) AppendIter(out_.get(), "_id", &value);
-      return;
-    }
-    if (return_key_->kind != ReturnKeySource::Kind::kIndex) return;
-    bson_iter_t field;
-    return_key_->key_pattern.view().Init(&field);
-    while (bson_iter_next(&field)) {
-      std::string_view path = IterKey(&field);
-      bson_iter_t root;
-      doc.Init(&root);
-      if (bson_iter_find_descendant(&root, std::string(path).c_str(), &value)) {
-        AppendIter(out_.get(), path, &value);
-      } else {
-        bson_append_null(out_.get(), path.data(), static_cast<int>(path.size()));
-      }
-    }
-  }
-
   std::unique_ptr<DocumentStream> child_;
   std::optional<query::Projection> projection_;
   bool show_record_id_;
-  std::optional<ReturnKeySource> return_key_;
+  bool return_key_;
   BsonDoc out_;
   Status status_;
 };
@@ -199,6 +178,7 @@ CommandOutcome HandleFind(CommandContext& ctx, const CommandRequest& request, bs
   const bool return_key = args.GetBool("returnKey", false);
 
   QuerySpec spec;
+  spec.return_key = return_key;
   // The command's `let` variables and $$NOW, for $expr.
   CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const query::ExpressionContext> let,
                          query::ExpressionContext::Make(args.GetDocument("let")));
@@ -270,19 +250,11 @@ CommandOutcome HandleFind(CommandContext& ctx, const CommandRequest& request, bs
                                  args.GetDocument("filter"), spec.skip, await_data, batch_size,
                                  reply);
   }
-  // For returnKey, the plan (recorded as explain records it) says where the keys come from.
-  QueryExplain plan;
-  cursor->stream = BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache(),
-                                    return_key ? &plan : nullptr);
+  CAIRN_ASSIGN_OR_RETURN(cursor->stream,
+                         BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache()));
   if (show_record_id || return_key) {
-    std::optional<ReturnKeySource> key_source;
-    if (return_key) {
-      CAIRN_ASSIGN_OR_RETURN(ReturnKeySource source, ReturnKeySourceOf(plan.winning.get()));
-      key_source = std::move(source);
-    }
-    cursor->stream =
-        std::make_unique<FindOutputStream>(std::move(cursor->stream), std::move(cursor->projection),
-                                           show_record_id, std::move(key_source));
+    cursor->stream = std::make_unique<FindOutputStream>(
+        std::move(cursor->stream), std::move(cursor->projection), show_record_id, return_key);
     cursor->projection.reset();
   }
 

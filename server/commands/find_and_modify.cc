@@ -134,8 +134,8 @@ CommandOutcome HandleFindAndModify(CommandContext& ctx, const CommandRequest& re
   bool found = false;
   BsonDoc result;  // the document to return
   if (writer->collection()) {
-    auto stream =
-        BuildQueryStream(ctx.state.engine(), writer->collection(), spec, &ctx.state.id_cache());
+    CAIRN_ASSIGN_OR_RETURN(auto stream, BuildQueryStream(ctx.state.engine(), writer->collection(),
+                                                         spec, &ctx.state.id_cache()));
     if (stream->Next()) {
       found = true;
       BsonView doc = stream->document();

@@ -83,8 +83,8 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
   writer->set_bypass_document_validation(bypass_validation);
   if (writer->collection()) {
     // Built after the writer holds the collection lock, so it sees every committed write.
-    auto stream =
-        BuildQueryStream(ctx.state.engine(), writer->collection(), spec, &ctx.state.id_cache());
+    CAIRN_ASSIGN_OR_RETURN(auto stream, BuildQueryStream(ctx.state.engine(), writer->collection(),
+                                                         spec, &ctx.state.id_cache()));
     while (stream->Next()) {
       ++result->matched;
       BsonDoc new_doc;

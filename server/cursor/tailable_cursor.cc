@@ -20,7 +20,11 @@ class TailableScanStream final : public DocumentStream {
  public:
   TailableScanStream(const storage::Engine& engine, storage::Prefix collection,
                      std::shared_ptr<const query::Matcher> filter, int64_t skip)
-      : engine_(engine), collection_(collection), filter_(std::move(filter)), skip_(skip) {}
+      : DocumentStream(StageType::kCollScan),
+        engine_(engine),
+        collection_(collection),
+        filter_(std::move(filter)),
+        skip_(skip) {}
 
   bool Next() override {
     if (!status_.ok()) return false;
@@ -40,7 +44,7 @@ class TailableScanStream final : public DocumentStream {
       scan_ = engine_.ScanRecords(collection_, last_seen_);
     }
     while (scan_->Next()) {
-      ++examined_;
+      ++counters_.docs_examined;
       last_seen_ = scan_->id();
       BsonView doc = scan_->value();
       if (filter_) {
@@ -56,6 +60,7 @@ class TailableScanStream final : public DocumentStream {
         continue;
       }
       current_ = doc;
+      ++counters_.returned;
       return true;
     }
     status_ = scan_->status();
@@ -65,7 +70,6 @@ class TailableScanStream final : public DocumentStream {
   BsonView document() const override { return current_; }
   storage::RecordId record_id() const override { return last_seen_; }
   Status status() const override { return status_; }
-  int64_t docs_examined() const override { return examined_; }
 
  private:
   const storage::Engine& engine_;
@@ -76,7 +80,6 @@ class TailableScanStream final : public DocumentStream {
   storage::RecordId last_seen_ = 0;
   BsonView current_;
   Status status_;
-  int64_t examined_ = 0;
 };
 
 bool IsForwardNatural(BsonView sort) {

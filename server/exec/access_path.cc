@@ -8,7 +8,6 @@
 #include "index/plan_analysis.h"
 #include "index/planner.h"
 #include "server/catalog/collection_indexes.h"
-#include "server/exec/explain.h"
 #include "server/exec/index_scan.h"
 
 namespace cairn::server {
@@ -28,13 +27,16 @@ bool HintNames(const QueryHint& hint, const IndexHandle& index) {
   return CompareDocuments(pattern, index.descriptor->key_pattern().pattern()) == 0;
 }
 
-// An IXSCAN or COUNT_SCAN node with the index's fields, up to its bounds.
-std::unique_ptr<PlanNode> IndexNode(const IndexHandle& index, const char* stage) {
+// Explain's description of one index scan: the index, as the plan's catalog snapshot has it.
+struct IndexRef {
+  std::shared_ptr<const CollectionIndexes> indexes;
+  size_t position = 0;
+  const IndexHandle& handle() const { return indexes->all()[position]; }
+};
+
+// The fields every index scan stage shows, up to its bounds.
+void AppendIndexFields(const IndexHandle& index, bson_t* f) {
   const index::IndexDescriptor& d = *index.descriptor;
-  auto ixscan = std::make_unique<PlanNode>();
-  ixscan->stage = stage;
-  ixscan->reports_keys = true;
-  bson_t* f = ixscan->fields.get();
   bson_t pattern = d.key_pattern().pattern().AsBson();
   BSON_APPEND_DOCUMENT(f, "keyPattern", &pattern);
   AppendUtf8(f, "indexName", d.name());
@@ -44,46 +46,46 @@ std::unique_ptr<PlanNode> IndexNode(const IndexHandle& index, const char* stage)
   BSON_APPEND_BOOL(f, "isSparse", d.sparse());
   BSON_APPEND_BOOL(f, "isPartial", d.partial_filter() != nullptr);
   BSON_APPEND_INT32(f, "indexVersion", d.version());
-  return ixscan;
 }
 
-// IXSCAN (or COUNT_SCAN) of one index, as explain prints it; COUNT_SCAN falls back to IXSCAN
-// when its bounds are not one key interval.
-std::unique_ptr<PlanNode> IndexScanNode(const IndexHandle& index, const index::IndexScanPlan& plan,
-                                        bool count_scan = false) {
-  if (count_scan) {
-    std::unique_ptr<PlanNode> node = IndexNode(index, "COUNT_SCAN");
-    if (index::AppendCountScanBounds(node->fields.get(), "indexBounds", plan, *index.descriptor)) {
-      return node;
+// An IXSCAN's fields: the index, direction and bounds of `plan`.
+FusedStage::Describe IxscanFields(IndexRef index,
+                                  std::shared_ptr<const index::IndexScanPlan> plan) {
+  return [index = std::move(index), plan = std::move(plan)](bson_t* f) {
+    AppendIndexFields(index.handle(), f);
+    AppendUtf8(f, "direction", plan->reverse ? "backward" : "forward");
+    index::AppendIndexBounds(f, "indexBounds", *plan, *index.handle().descriptor);
+  };
+}
+
+// FETCH's fields: the part of the filter the bounds do not answer (`answered`: what they do).
+FusedStage::Describe FetchFields(std::shared_ptr<const query::Matcher> matcher,
+                                 std::vector<const query::MatchExpression*> answered,
+                                 std::shared_ptr<const void> keep_alive) {
+  return [matcher = std::move(matcher), answered = std::move(answered),
+          keep_alive = std::move(keep_alive)](bson_t* f) {
+    BsonDoc residual;
+    if (index::AppendResidualFilter(matcher->root(), answered, residual.get())) {
+      BSON_APPEND_DOCUMENT(f, "filter", residual.get());
     }
-  }
-  std::unique_ptr<PlanNode> node = IndexNode(index, "IXSCAN");
-  AppendUtf8(node->fields.get(), "direction", plan.reverse ? "backward" : "forward");
-  index::AppendIndexBounds(node->fields.get(), "indexBounds", plan, *index.descriptor);
-  return node;
+  };
 }
 
-// FETCH over IXSCAN, as explain prints them.
-std::unique_ptr<PlanNode> IndexScanNodes(const IndexHandle& index, const index::IndexScanPlan& plan,
-                                         const query::Matcher& matcher) {
-  std::unique_ptr<PlanNode> ixscan = IndexScanNode(index, plan);
-  auto fetch = std::make_unique<PlanNode>();
-  fetch->stage = "FETCH";
-  fetch->is_fetch = true;
-  fetch->reports_docs = true;
-  BsonDoc residual;
-  if (index::AppendResidualFilter(matcher.root(), plan.exact_predicates, residual.get())) {
-    BSON_APPEND_DOCUMENT(fetch->fields.get(), "filter", residual.get());
-  }
-  fetch->input = std::move(ixscan);
+// A rejected candidate: FETCH → IXSCAN, described but never run.
+std::unique_ptr<PlanStage> RejectedPlan(IndexRef index, index::IndexScanPlan plan,
+                                        std::shared_ptr<const query::Matcher> matcher) {
+  auto shared = std::make_shared<const index::IndexScanPlan>(std::move(plan));
+  auto fetch = std::make_unique<FusedStage>(
+      StageType::kFetch, FetchFields(std::move(matcher), shared->exact_predicates, shared));
+  fetch->AddInput(
+      std::make_unique<FusedStage>(StageType::kIxScan, IxscanFields(std::move(index), shared)));
   return fetch;
 }
 
-// A built scan: its stream and (explain) its plan nodes.
+// A built scan: its stream, and whether its documents come from the keys (PROJECTION_COVERED).
 struct ScanBuild {
   std::unique_ptr<DocumentStream> stream;
-  std::unique_ptr<PlanNode> nodes;
-  bool covered = false;  // documents come from the keys (PROJECTION_COVERED)
+  bool covered = false;
 };
 
 IndexScanBranch BranchOf(const IndexHandle& index, const index::IndexScanPlan& plan) {
@@ -91,27 +93,31 @@ IndexScanBranch BranchOf(const IndexHandle& index, const index::IndexScanPlan& p
   branch.index = index.prefix;
   branch.unique = index.descriptor->unique();
   branch.reverse = plan.reverse;
+  branch.descriptor = index.descriptor;
   branch.ranges = index::IndexScanRanges::Make(
       plan.bounds, index.descriptor->key_pattern().descending(), plan.reverse);
   return branch;
+}
+
+IndexScanSpec BaseSpec(const storage::CollectionEntry& collection, const QuerySpec& spec,
+                       IdCache* record_cache) {
+  IndexScanSpec scan_spec;
+  scan_spec.record_cache = record_cache;
+  scan_spec.collection = collection.prefix;
+  scan_spec.matcher = spec.matcher;
+  return scan_spec;
 }
 
 // One index: FETCH → IXSCAN; or, when its bounds answer the whole filter, a count of keys
 // (COUNT_SCAN) for count, or the documents built from the keys (covered) for a find whose
 // projection the index holds.
 ScanBuild BuildSingleScan(const storage::Engine& engine, const storage::CollectionEntry& collection,
-                          const IndexHandle& chosen, const index::IndexScanPlan& scan,
-                          const QuerySpec& spec, QueryExplain* explain, IdCache* record_cache) {
-  IndexScanSpec scan_spec;
-  scan_spec.record_cache = record_cache;
-  scan_spec.collection = collection.prefix;
-  IndexScanBranch branch = BranchOf(chosen, scan);
-  scan_spec.index = branch.index;
-  scan_spec.unique = branch.unique;
-  scan_spec.reverse = branch.reverse;
-  scan_spec.ranges = std::move(branch.ranges);
+                          IndexRef chosen, index::IndexScanPlan scan, const QuerySpec& spec,
+                          IdCache* record_cache) {
+  const IndexHandle& index = chosen.handle();
+  IndexScanSpec scan_spec = BaseSpec(collection, spec, record_cache);
+  IndexScanBranch branch = BranchOf(index, scan);
   scan_spec.dedup = scan.multikey;
-  scan_spec.matcher = spec.matcher;
 
   const bool answered = index::BoundsAnswerFilter(scan, spec.matcher->root());
   const bool sorted = !spec.sort || spec.sort->empty() || scan.provides_sort;
@@ -119,172 +125,141 @@ ScanBuild BuildSingleScan(const storage::Engine& engine, const storage::Collecti
   if (answered && spec.count_only) {
     scan_spec.output = IndexScanOutput::kCountOnly;
   } else if (answered && sorted && !spec.projection.empty() &&
-             (covered = index::CoveredFields(spec.projection, *chosen.descriptor,
-                                             chosen.state.multikey))) {
+             (covered =
+                  index::CoveredFields(spec.projection, *index.descriptor, index.state.multikey))) {
     scan_spec.output = IndexScanOutput::kCovered;
     scan_spec.covered_fields = std::move(*covered);
-    scan_spec.descending = chosen.descriptor->key_pattern().descending();
+    scan_spec.descending = index.descriptor->key_pattern().descending();
   }
-
+  auto plan = std::make_shared<const index::IndexScanPlan>(std::move(scan));
+  // COUNT_SCAN shows one key interval; bounds that are not one stay an IXSCAN.
+  auto count_bounds = std::make_shared<BsonDoc>();
+  if (scan_spec.output == IndexScanOutput::kCountOnly &&
+      index::AppendCountScanBounds(count_bounds->get(), "indexBounds", *plan, *index.descriptor)) {
+    branch.stage = StageType::kCountScan;
+    branch.describe = [chosen, count_bounds](bson_t* f) {
+      AppendIndexFields(chosen.handle(), f);
+      bson_iter_t it;
+      if (count_bounds->view().Find("indexBounds", &it)) AppendIter(f, "indexBounds", &it);
+    };
+  } else {
+    branch.describe = IxscanFields(chosen, plan);
+  }
+  if (scan_spec.output == IndexScanOutput::kFetch) {
+    scan_spec.fetch_fields = FetchFields(spec.matcher, plan->exact_predicates, plan);
+  }
+  scan_spec.branches.push_back(std::move(branch));
   ScanBuild build;
   build.covered = scan_spec.output == IndexScanOutput::kCovered;
-  PlanNode* count_node = nullptr;
-  if (explain != nullptr) {
-    if (scan_spec.output == IndexScanOutput::kFetch) {
-      build.nodes = IndexScanNodes(chosen, scan, *spec.matcher);
-      if (explain->count_execution) {
-        scan_spec.counters = &build.nodes->input->scan;
-        scan_spec.fetch_counters = &build.nodes->scan;
-        count_node = build.nodes.get();
-      }
-    } else {
-      build.nodes = IndexScanNode(chosen, scan, spec.count_only);
-      if (explain->count_execution) scan_spec.counters = &build.nodes->scan;
-    }
-  }
   build.stream = MakeIndexScanStream(engine, std::move(scan_spec));
-  if (count_node != nullptr) build.stream = CountInto(std::move(build.stream), count_node);
   return build;
 }
 
 // An OR plan: (SUBPLAN →) FETCH → OR → [IXSCAN, ...], RecordIds deduplicated across branches.
 ScanBuild BuildOrScan(const storage::Engine& engine, const storage::CollectionEntry& collection,
-                      const std::vector<IndexHandle>& all, const std::vector<size_t>& positions,
-                      const index::OrPlan& plan, const QuerySpec& spec, QueryExplain* explain,
-                      IdCache* record_cache) {
-  IndexScanSpec scan_spec;
-  scan_spec.record_cache = record_cache;
-  scan_spec.collection = collection.prefix;
-  scan_spec.matcher = spec.matcher;
-  ScanBuild build;
-  std::unique_ptr<PlanNode> fetch, or_node;
-  const bool count = explain != nullptr && explain->count_execution;
-  if (explain != nullptr) {
-    or_node = MakePlanNode("OR", nullptr);
-    fetch = MakePlanNode("FETCH", nullptr);
-    fetch->is_fetch = fetch->reports_docs = true;
-    std::vector<const query::MatchExpression*> answered;
-    if (plan.exact) answered.push_back(plan.or_node);
-    BsonDoc residual;
-    if (index::AppendResidualFilter(spec.matcher->root(), answered, residual.get())) {
-      BSON_APPEND_DOCUMENT(fetch->fields.get(), "filter", residual.get());
-    }
-    if (count) {
-      scan_spec.fetch_counters = &fetch->scan;
-      scan_spec.dedup_counters = &or_node->scan;
-    }
-  }
-  for (const index::IndexScanPlan& branch_plan : plan.branches) {
-    const IndexHandle& index = all[positions[branch_plan.index]];
-    IndexScanBranch branch = BranchOf(index, branch_plan);
-    if (explain != nullptr) {
-      std::unique_ptr<PlanNode> node = IndexScanNode(index, branch_plan);
-      if (count) branch.counters = &node->scan;
-      or_node->inputs.push_back(std::move(node));
-    }
+                      const std::shared_ptr<const CollectionIndexes>& indexes,
+                      const std::vector<size_t>& positions, index::OrPlan plan,
+                      const QuerySpec& spec, IdCache* record_cache) {
+  IndexScanSpec scan_spec = BaseSpec(collection, spec, record_cache);
+  std::vector<const query::MatchExpression*> answered;
+  if (plan.exact) answered.push_back(plan.or_node);
+  scan_spec.fetch_fields = FetchFields(spec.matcher, std::move(answered), nullptr);
+  scan_spec.subplan = plan.rooted;
+  for (index::IndexScanPlan& branch_plan : plan.branches) {
+    IndexRef index{indexes, positions[branch_plan.index]};
+    IndexScanBranch branch = BranchOf(index.handle(), branch_plan);
+    branch.describe = IxscanFields(
+        std::move(index), std::make_shared<const index::IndexScanPlan>(std::move(branch_plan)));
     scan_spec.branches.push_back(std::move(branch));
   }
+  ScanBuild build;
   build.stream = MakeIndexScanStream(engine, std::move(scan_spec));
-  if (explain != nullptr) {
-    if (count) build.stream = CountInto(std::move(build.stream), fetch.get());
-    fetch->input = std::move(or_node);
-    build.nodes = plan.rooted ? MakePlanNode("SUBPLAN", std::move(fetch)) : std::move(fetch);
-  }
   return build;
 }
 
 // find's min/max: FETCH → IXSCAN of the hinted index over [min, max), the whole filter on each
 // document.
 ScanBuild BuildMinMaxScan(const storage::Engine& engine, const storage::CollectionEntry& collection,
-                          const IndexHandle& chosen, index::IndexScanRanges ranges,
-                          const QuerySpec& spec, QueryExplain* explain, IdCache* record_cache) {
-  IndexScanSpec scan_spec;
-  scan_spec.record_cache = record_cache;
-  scan_spec.collection = collection.prefix;
-  scan_spec.index = chosen.prefix;
-  scan_spec.unique = chosen.descriptor->unique();
-  scan_spec.dedup = index::IsMultikey(chosen.state.multikey);
-  scan_spec.ranges = std::move(ranges);
-  scan_spec.matcher = spec.matcher;
-  ScanBuild build;
-  PlanNode* fetch = nullptr;
-  if (explain != nullptr) {
-    std::unique_ptr<PlanNode> ixscan = IndexNode(chosen, "IXSCAN");
-    AppendUtf8(ixscan->fields.get(), "direction", "forward");
-    index::AppendMinMaxBounds(ixscan->fields.get(), "indexBounds", *chosen.descriptor, spec.min,
-                              spec.max);
-    build.nodes = MakePlanNode("FETCH", nullptr);
-    build.nodes->is_fetch = build.nodes->reports_docs = true;
+                          IndexRef chosen, index::IndexScanRanges ranges, const QuerySpec& spec,
+                          IdCache* record_cache) {
+  const IndexHandle& index = chosen.handle();
+  IndexScanSpec scan_spec = BaseSpec(collection, spec, record_cache);
+  scan_spec.dedup = index::IsMultikey(index.state.multikey);
+  IndexScanBranch branch;
+  branch.index = index.prefix;
+  branch.unique = index.descriptor->unique();
+  branch.descriptor = index.descriptor;
+  branch.ranges = std::move(ranges);
+  // The command's min/max are views on its bytes; explain runs while they live, a cursor may
+  // outlive them: the description keeps copies.
+  auto min = std::make_shared<const BsonDoc>(spec.min);
+  auto max = std::make_shared<const BsonDoc>(spec.max);
+  branch.describe = [chosen, min, max](bson_t* f) {
+    AppendIndexFields(chosen.handle(), f);
+    AppendUtf8(f, "direction", "forward");
+    index::AppendMinMaxBounds(f, "indexBounds", *chosen.handle().descriptor, min->view(),
+                              max->view());
+  };
+  scan_spec.fetch_fields = [matcher = spec.matcher](bson_t* f) {
     BsonDoc filter;
-    if (!spec.matcher->MatchesAll() && index::AppendFilter(spec.matcher->root(), filter.get())) {
-      BSON_APPEND_DOCUMENT(build.nodes->fields.get(), "filter", filter.get());
+    if (!matcher->MatchesAll() && index::AppendFilter(matcher->root(), filter.get())) {
+      BSON_APPEND_DOCUMENT(f, "filter", filter.get());
     }
-    if (explain->count_execution) {
-      scan_spec.counters = &ixscan->scan;
-      scan_spec.fetch_counters = &build.nodes->scan;
-      fetch = build.nodes.get();
-    }
-    build.nodes->input = std::move(ixscan);
-  }
+  };
+  scan_spec.branches.push_back(std::move(branch));
+  ScanBuild build;
   build.stream = MakeIndexScanStream(engine, std::move(scan_spec));
-  if (fetch != nullptr) build.stream = CountInto(std::move(build.stream), fetch);
   return build;
 }
 
 // distinct: PROJECTION_COVERED → DISTINCT_SCAN, one document per value of the index's first
 // field (the key), skipping the other keys with that value.
 ScanBuild BuildDistinctScan(const storage::Engine& engine,
-                            const storage::CollectionEntry& collection, const IndexHandle& chosen,
-                            const index::IndexScanPlan& scan, const QuerySpec& spec,
-                            QueryExplain* explain) {
-  IndexScanSpec scan_spec;
-  scan_spec.collection = collection.prefix;
-  IndexScanBranch branch = BranchOf(chosen, scan);
-  scan_spec.index = branch.index;
-  scan_spec.unique = branch.unique;
-  scan_spec.ranges = std::move(branch.ranges);
-  scan_spec.matcher = spec.matcher;
+                            const storage::CollectionEntry& collection, IndexRef chosen,
+                            index::IndexScanPlan scan, const QuerySpec& spec) {
+  const IndexHandle& index = chosen.handle();
+  IndexScanSpec scan_spec = BaseSpec(collection, spec, nullptr);
+  IndexScanBranch branch = BranchOf(index, scan);
+  branch.reverse = false;
+  branch.stage = StageType::kDistinctScan;
+  auto plan = std::make_shared<const index::IndexScanPlan>(std::move(scan));
+  branch.describe = [chosen, plan](bson_t* f) {
+    AppendIndexFields(chosen.handle(), f);
+    AppendUtf8(f, "direction", "forward");
+    index::AppendIndexBounds(f, "indexBounds", *plan, *chosen.handle().descriptor);
+  };
+  scan_spec.branches.push_back(std::move(branch));
   scan_spec.output = IndexScanOutput::kDistinct;
-  scan_spec.descending = chosen.descriptor->key_pattern().descending();
+  scan_spec.descending = index.descriptor->key_pattern().descending();
   scan_spec.distinct_field = std::string(spec.distinct_key);
-  ScanBuild build;
-  if (explain != nullptr) {
-    std::unique_ptr<PlanNode> node = IndexNode(chosen, "DISTINCT_SCAN");
-    AppendUtf8(node->fields.get(), "direction", "forward");
-    index::AppendIndexBounds(node->fields.get(), "indexBounds", scan, *chosen.descriptor);
-    if (explain->count_execution) scan_spec.counters = &node->scan;
-    build.nodes = MakePlanNode("PROJECTION_COVERED", std::move(node));
+  scan_spec.top_fields = [field = scan_spec.distinct_field](bson_t* f) {
     BsonDoc transform;
     BSON_APPEND_INT32(transform.get(), "_id", 0);
-    std::string field(spec.distinct_key);
     BSON_APPEND_INT32(transform.get(), field.c_str(), 1);
-    BSON_APPEND_DOCUMENT(build.nodes->fields.get(), "transformBy", transform.get());
-  }
+    BSON_APPEND_DOCUMENT(f, "transformBy", transform.get());
+  };
+  ScanBuild build;
   build.stream = MakeIndexScanStream(engine, std::move(scan_spec));
   return build;
 }
 
 }  // namespace
 
-AccessPath PlanAccessPath(const storage::Engine& engine,
-                          const storage::CollectionHandle& collection, const QuerySpec& spec,
-                          QueryExplain* explain, IdCache* record_cache) {
+Result<AccessPath> PlanAccessPath(const storage::Engine& engine,
+                                  const storage::CollectionHandle& collection,
+                                  const QuerySpec& spec, IdCache* record_cache,
+                                  bool with_rejected) {
   AccessPath path;
   const bool min_max = !spec.min.empty() || !spec.max.empty();
   if (min_max) {
     const bool index_hinted = !spec.hint.empty() && !spec.hint.natural;
-    path.error = index::ValidateFindMinMax(spec.min, spec.max, index_hinted);
-    if (!path.error.ok()) return path;
+    CAIRN_RETURN_IF_ERROR(index::ValidateFindMinMax(spec.min, spec.max, index_hinted));
   }
   if (spec.hint.natural) return path;
   storage::CollectionHandle handle = collection;
   for (int attempt = 0;; ++attempt) {
-    Result<std::shared_ptr<const CollectionIndexes>> compiled = IndexesOf(handle);
-    if (!compiled.ok()) {
-      path.error = compiled.status();
-      return path;
-    }
-    const std::vector<IndexHandle>& all = compiled.value()->all();
+    CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const CollectionIndexes> compiled, IndexesOf(handle));
+    const std::vector<IndexHandle>& all = compiled->all();
     index::PlannerInput input;
     std::vector<size_t> positions;  // planner index → position in `all`
     input.filter = spec.matcher->root();
@@ -301,48 +276,40 @@ AccessPath PlanAccessPath(const storage::Engine& engine,
       input.indexes.push_back({all[i].descriptor.get(), all[i].state.multikey});
       positions.push_back(i);
     }
-    if (hinted && !input.hint) {
-      path.error = UnknownHint();
-      return path;
-    }
-    std::vector<const IndexHandle*> used;  // the indexes the scan reads
+    if (hinted && !input.hint) return UnknownHint();
+    std::vector<size_t> used;  // positions in `all` of the indexes the scan reads
     ScanBuild build;
     index::QueryPlan plan;
-    std::optional<index::OrPlan> or_plan;
     if (min_max) {
-      const IndexHandle& chosen = all[positions[*input.hint]];
-      Result<index::IndexScanRanges> ranges =
-          index::MinMaxRanges(*chosen.descriptor, spec.min, spec.max);
-      if (!ranges.ok()) {
-        path.error = ranges.status();
-        return path;
-      }
-      build =
-          BuildMinMaxScan(engine, *handle, chosen, std::move(*ranges), spec, explain, record_cache);
-      used.push_back(&chosen);
+      size_t chosen = positions[*input.hint];
+      CAIRN_ASSIGN_OR_RETURN(index::IndexScanRanges ranges,
+                             index::MinMaxRanges(*all[chosen].descriptor, spec.min, spec.max));
+      build = BuildMinMaxScan(engine, *handle, IndexRef{compiled, chosen}, std::move(ranges), spec,
+                              record_cache);
+      used.push_back(chosen);
     } else if (std::optional<index::IndexScanPlan> distinct =
                    spec.distinct_key.empty() ? std::nullopt
                                              : index::PlanDistinctScan(input, spec.distinct_key)) {
-      const IndexHandle& chosen = all[positions[distinct->index]];
-      build = BuildDistinctScan(engine, *handle, chosen, *distinct, spec, explain);
-      used.push_back(&chosen);
+      size_t chosen = positions[distinct->index];
+      build = BuildDistinctScan(engine, *handle, IndexRef{compiled, chosen}, std::move(*distinct),
+                                spec);
+      used.push_back(chosen);
     } else {
       plan = index::PlanQuery(input);
-      if (!plan.index_scan) {
-        or_plan = index::PlanOr(input);
+      if (plan.index_scan) {
+        size_t chosen = positions[plan.index_scan->index];
+        path.provides_sort = plan.index_scan->provides_sort;
+        build = BuildSingleScan(engine, *handle, IndexRef{compiled, chosen}, *plan.index_scan, spec,
+                                record_cache);
+        used.push_back(chosen);
+      } else {
+        std::optional<index::OrPlan> or_plan = index::PlanOr(input);
         if (!or_plan) return path;  // a collection scan
-      }
-      build =
-          plan.index_scan
-              ? BuildSingleScan(engine, *handle, all[positions[plan.index_scan->index]],
-                                *plan.index_scan, spec, explain, record_cache)
-              : BuildOrScan(engine, *handle, all, positions, *or_plan, spec, explain, record_cache);
-    }
-    if (plan.index_scan) {
-      used.push_back(&all[positions[plan.index_scan->index]]);
-    } else if (or_plan) {
-      for (const index::IndexScanPlan& branch : or_plan->branches) {
-        used.push_back(&all[positions[branch.index]]);
+        for (const index::IndexScanPlan& branch : or_plan->branches) {
+          used.push_back(positions[branch.index]);
+        }
+        build = BuildOrScan(engine, *handle, compiled, positions, std::move(*or_plan), spec,
+                            record_cache);
       }
     }
 
@@ -353,30 +320,28 @@ AccessPath PlanAccessPath(const storage::Engine& engine,
       if (fresh && fresh != handle && fresh->prefix == handle->prefix) {
         Result<std::shared_ptr<const CollectionIndexes>> now = IndexesOf(fresh);
         bool changed = !now.ok();
-        for (const IndexHandle* index : used) {
+        for (size_t position : used) {
           if (changed) break;
-          int position = now.value()->Find(index->name);
-          changed =
-              position < 0 || now.value()->all()[position].state.multikey != index->state.multikey;
+          const IndexHandle& index = all[position];
+          int found = now.value()->Find(index.name);
+          changed = found < 0 || now.value()->all()[found].state.multikey != index.state.multikey;
         }
         if (changed) {
           handle = std::move(fresh);
+          path.provides_sort = false;
           continue;
         }
       }
     }
-    if (explain != nullptr) {
-      explain->winning = std::move(build.nodes);
-      explain->covered = build.covered;
-      if (plan.index_scan) {
-        for (const index::IndexScanPlan& other : plan.rejected) {
-          explain->rejected.push_back(
-              IndexScanNodes(all[positions[other.index]], other, *spec.matcher));
-        }
+    if (with_rejected && plan.index_scan) {
+      for (index::IndexScanPlan& other : plan.rejected) {
+        size_t position = positions[other.index];
+        path.rejected.push_back(
+            RejectedPlan(IndexRef{compiled, position}, std::move(other), spec.matcher));
       }
     }
     path.stream = std::move(build.stream);
-    path.provides_sort = plan.index_scan && plan.index_scan->provides_sort;
+    path.covered = build.covered;
     return path;
   }
 }

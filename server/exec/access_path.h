@@ -1,5 +1,6 @@
 // The access path of a query: resolves the hint, asks the planner (index/planner.h) which index
-// to scan, builds that scan (server/exec/index_scan.h), and records the plans for explain. Beyond
+// to scan, builds that scan (server/exec/index_scan.h) with how each of its stages describes
+// itself to explain, and the candidates it rejected (explain's rejectedPlans). Beyond
 // one index scan + FETCH: an OR plan (index/or_plan.h) when a $or's branches each use an index, a
 // covered scan for find's projection and a count-only scan (COUNT_SCAN) for count when the bounds
 // answer the whole filter (index/plan_analysis.h), and find's min/max on the hinted index
@@ -10,6 +11,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "common/status.h"
 #include "server/exec/document_stream.h"
@@ -20,16 +22,17 @@
 namespace cairn::server {
 
 struct AccessPath {
-  Status error;                            // planning failed (an unknown hint)
   std::unique_ptr<DocumentStream> stream;  // the index scan; null: scan the collection
   bool provides_sort = false;              // the stream is in the query's sort order
+  bool covered = false;                    // documents built from the keys (PROJECTION_COVERED)
+  // With `with_rejected`: the candidates the planner did not choose, as explain shows them.
+  std::vector<std::unique_ptr<PlanStage>> rejected;
 };
 
-// With `explain`, its winning plan is set to the chosen IXSCAN/FETCH (unset for a collection
-// scan), its rejected plans to the others.
-// Fetched documents are read through `record_cache` when it is not null.
-AccessPath PlanAccessPath(const storage::Engine& engine,
-                          const storage::CollectionHandle& collection, const QuerySpec& spec,
-                          QueryExplain* explain, IdCache* record_cache = nullptr);
+// Planning errors (an unknown hint, bad min/max) are returned. Fetched documents are read
+// through `record_cache` when it is not null.
+Result<AccessPath> PlanAccessPath(const storage::Engine& engine,
+                                  const storage::CollectionHandle& collection,
+                                  const QuerySpec& spec, IdCache* record_cache, bool with_rejected);
 
 }  // namespace cairn::server

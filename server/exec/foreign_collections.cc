@@ -27,8 +27,9 @@ class CatalogForeignCollections final : public query::ForeignCollections {
     spec.matcher = std::move(filter);
     storage::CollectionHandle handle =
         state_.engine().catalog().Find(MakeNamespace(db_, collection));
-    return std::unique_ptr<query::DocumentSource>(
-        BuildQueryStream(state_.engine(), handle, spec, &state_.id_cache()));
+    CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<DocumentStream> stream,
+                           BuildQueryStream(state_.engine(), handle, spec, &state_.id_cache()));
+    return std::unique_ptr<query::DocumentSource>(std::move(stream));
   }
 
   bool SupportsReadById() const override { return true; }

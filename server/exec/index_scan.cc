@@ -18,7 +18,7 @@ constexpr std::string_view kAboveEveryKey = "\xff";
 // Walks one index's ranges: the entries within the bounds, in scan order.
 class KeyWalker {
  public:
-  KeyWalker(const storage::Engine& engine, IndexScanBranch branch, IndexScanCounters* counters)
+  KeyWalker(const storage::Engine& engine, IndexScanBranch branch, StageCounters* counters)
       : engine_(engine),
         branch_(std::move(branch)),
         counters_(counters),
@@ -93,7 +93,10 @@ class KeyWalker {
   }
 
   Status status() const { return status_; }
-  IndexScanCounters* counters() const { return counters_; }
+  StageCounters* counters() const { return counters_; }
+  const index::KeyPattern* pattern() const {
+    return branch_.descriptor ? &branch_.descriptor->key_pattern() : nullptr;
+  }
 
  private:
   void SeekRange() {
@@ -108,7 +111,7 @@ class KeyWalker {
 
   const storage::Engine& engine_;
   IndexScanBranch branch_;
-  IndexScanCounters* counters_;
+  StageCounters* counters_;
   bool point_lookups_;
   std::unique_ptr<storage::IndexCursor> cursor_;
   size_t range_ = 0;
@@ -145,27 +148,60 @@ bool TypeRecoverable(const bson_iter_t* value) {
 class IndexScanStream final : public DocumentStream {
  public:
   IndexScanStream(const storage::Engine& engine, IndexScanSpec spec)
-      : engine_(engine),
+      : DocumentStream(StageType::kFetch),
+        engine_(engine),
         spec_(std::move(spec)),
         match_all_(spec_.output != IndexScanOutput::kFetch || spec_.matcher->MatchesAll()) {
-    IndexScanCounters* first = spec_.counters != nullptr ? spec_.counters : &own_counters_;
-    fetch_counters_ = spec_.fetch_counters != nullptr ? spec_.fetch_counters : first;
-    dedup_counters_ = spec_.dedup_counters != nullptr ? spec_.dedup_counters : first;
-    if (spec_.branches.empty()) {
-      IndexScanBranch only;
-      only.index = spec_.index;
-      only.unique = spec_.unique;
-      only.reverse = spec_.reverse;
-      only.ranges = std::move(spec_.ranges);
-      only.counters = first;
-      walkers_.emplace_back(engine_, std::move(only), first);
-    } else {
-      spec_.dedup = true;  // an OR stage drops RecordIds an earlier branch returned
-      for (IndexScanBranch& branch : spec_.branches) {
-        IndexScanCounters* counters = branch.counters != nullptr ? branch.counters : &own_counters_;
-        walkers_.emplace_back(engine_, std::move(branch), counters);
+    const bool is_or = spec_.branches.size() > 1;
+    if (is_or) spec_.dedup = true;  // an OR stage drops RecordIds an earlier branch returned
+    // The stages above the branches, and who counts what (index_scan.h).
+    FusedStage* parent = nullptr;  // where the branches' stages hang (null: this stream)
+    switch (spec_.output) {
+      case IndexScanOutput::kFetch:
+        if (spec_.subplan) {
+          set_stage_type(StageType::kSubplan);
+          input_ = std::make_unique<FusedStage>(StageType::kFetch, spec_.fetch_fields);
+          fetch_stage_ = input_.get();
+          parent = input_.get();
+        }
+        fetch_ = fetch_stage_ != nullptr ? &fetch_stage_->mutable_counters() : &counters_;
+        break;
+      case IndexScanOutput::kDistinct:
+        set_stage_type(StageType::kProjectionCovered);
+        break;
+      case IndexScanOutput::kCovered:
+      case IndexScanOutput::kCountOnly:
+        set_stage_type(spec_.branches[0].stage);  // the stream is the index scan itself
+        branch_is_self_ = true;
+        break;
+    }
+    if (is_or) {
+      auto or_stage = std::make_unique<FusedStage>(StageType::kOr);
+      dedup_ = &or_stage->mutable_counters();
+      if (parent != nullptr) {
+        parent = parent->AddInput(std::move(or_stage));
+      } else {
+        input_ = std::move(or_stage);
+        parent = input_.get();
       }
     }
+    for (IndexScanBranch& branch : spec_.branches) {
+      StageCounters* counters = &counters_;
+      if (!branch_is_self_) {
+        auto stage = std::make_unique<FusedStage>(branch.stage, std::move(branch.describe));
+        counters = &stage->mutable_counters();
+        if (parent != nullptr) {
+          parent->AddInput(std::move(stage));
+        } else {
+          input_ = std::move(stage);
+        }
+      } else {
+        self_fields_ = std::move(branch.describe);
+      }
+      walkers_.emplace_back(engine_, std::move(branch), counters);
+    }
+    if (dedup_ == nullptr) dedup_ = walkers_[0].counters();
+    if (fetch_ == nullptr) fetch_ = walkers_[0].counters();
   }
 
   bool Next() override {
@@ -177,37 +213,38 @@ class IndexScanStream final : public DocumentStream {
       if (!status_.ok()) return false;
       if (!NextEntry(&id, &key)) return false;
       if (spec_.dedup) {
-        ++dedup_counters_->dups_tested;
+        ++dedup_->dups_tested;
         if (!seen_.insert(id).second) {
-          ++dedup_counters_->dups_dropped;
+          ++dedup_->dups_dropped;
           continue;
         }
       }
-      ++dedup_counters_->keys_returned;
+      ++dedup_->returned;
       record_id_ = id;
+      key_ = key;
       if (spec_.output == IndexScanOutput::kCountOnly) {
         document_.clear();
-        return true;
+        return true;  // the stream is the scan: counted above
       }
       if (spec_.output == IndexScanOutput::kDistinct) {
         bool built = false;
         status_ = BuildDistinct(key, &built);
         if (!status_.ok()) return false;
-        if (built) return true;
+        if (built) return Returned();
         // A value whose type the key lost: its document is read instead.
       }
       if (spec_.output == IndexScanOutput::kCovered) {
         bool covered = false;
         status_ = BuildCovered(key, &covered);
         if (!status_.ok()) return false;
-        if (covered) return true;
+        if (covered) return true;  // the stream is the scan: counted above
         // A value whose type the key lost: this document is read instead.
       }
       bool found = false;
       status_ = ReadRecordThroughCache(engine_, spec_.collection, id, spec_.record_cache,
                                        &document_, &found);
       if (!status_.ok()) return false;
-      ++fetch_counters_->docs_examined;
+      ++fetch_->docs_examined;
       if (!found) continue;  // deleted since the key was read
       if (!match_all_) {
         Result<bool> matched = spec_.matcher->Matches(FetchedView());
@@ -218,7 +255,7 @@ class IndexScanStream final : public DocumentStream {
         if (!*matched) continue;
       }
       covered_now_ = false;
-      return true;
+      return branch_is_self_ ? true : Returned();
     }
   }
 
@@ -228,17 +265,28 @@ class IndexScanStream final : public DocumentStream {
   }
   storage::RecordId record_id() const override { return record_id_; }
   Status status() const override { return status_; }
-  int64_t docs_examined() const override { return fetch_counters_->docs_examined; }
-  int64_t keys_examined() const override {
-    if (spec_.branches.empty()) return walkers_[0].counters()->keys_examined;
-    int64_t keys = 0;  // branches without explain counters share own_counters_
-    for (const KeyWalker& walker : walkers_) {
-      if (walker.counters() != &own_counters_) keys += walker.counters()->keys_examined;
-    }
-    return keys + own_counters_.keys_examined;
+  IndexKeyRef index_key() const override {
+    if (walker_ >= walkers_.size()) return IndexKeyRef();
+    return IndexKeyRef{walkers_[walker_].pattern(), key_};
   }
+  void AppendPlanFields(bson_t* out) const override {
+    const FusedStage::Describe& fields = branch_is_self_ ? self_fields_
+                                         : spec_.output == IndexScanOutput::kFetch && !spec_.subplan
+                                             ? spec_.fetch_fields
+                                             : spec_.top_fields;
+    if (fields) fields(out);
+  }
+  size_t input_count() const override { return input_ ? 1 : 0; }
+  const PlanStage* input(size_t) const override { return input_.get(); }
 
  private:
+  // A document passed on by this stream (and by the FETCH below a SUBPLAN).
+  bool Returned() {
+    ++counters_.returned;
+    if (fetch_stage_ != nullptr) ++fetch_stage_->mutable_counters().returned;
+    return true;
+  }
+
   BsonView FetchedView() const {
     return BsonView(reinterpret_cast<const uint8_t*>(document_.data()), document_.size());
   }
@@ -249,7 +297,7 @@ class IndexScanStream final : public DocumentStream {
       KeyWalker& walker = walkers_[walker_];
       if (walker.Next(id, key)) {
         // An OR branch's IXSCAN passes on every key; the OR stage counts what survives dedup.
-        if (walkers_.size() > 1 || !spec_.branches.empty()) ++walker.counters()->keys_returned;
+        if (walkers_.size() > 1) ++walker.counters()->returned;
         return true;
       }
       status_ = walker.status();
@@ -316,10 +364,14 @@ class IndexScanStream final : public DocumentStream {
 
   const storage::Engine& engine_;
   IndexScanSpec spec_;
-  IndexScanCounters own_counters_;
-  IndexScanCounters* fetch_counters_;
-  IndexScanCounters* dedup_counters_;
   bool match_all_;
+  std::unique_ptr<FusedStage> input_;  // the stages below this one (index_scan.h)
+  FusedStage* fetch_stage_ = nullptr;  // FETCH below a SUBPLAN
+  StageCounters* fetch_ = nullptr;     // counts documents read (FETCH's, or the scan's)
+  StageCounters* dedup_ = nullptr;     // counts RecordIds passed on and duplicates (OR or scan)
+  bool branch_is_self_ = false;        // kCovered/kCountOnly: this stream is the index scan
+  FusedStage::Describe self_fields_;   // ... and these are its fields
+  std::string_view key_;               // the current entry's key bytes
   std::vector<KeyWalker> walkers_;
   size_t walker_ = 0;
   std::unordered_set<storage::RecordId> seen_;

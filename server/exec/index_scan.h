@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "index/index_bounds.h"
+#include "index/index_descriptor.h"
 #include "query/matcher/matcher.h"
 #include "server/exec/document_stream.h"
 #include "server/exec/id_cache.h"
@@ -24,23 +25,17 @@
 
 namespace cairn::server {
 
-// What an index scan counted (explain's IXSCAN, OR and FETCH fields).
-struct IndexScanCounters {
-  int64_t keys_examined = 0;
-  int64_t docs_examined = 0;
-  int64_t seeks = 0;
-  int64_t dups_tested = 0;
-  int64_t dups_dropped = 0;
-  int64_t keys_returned = 0;  // keys (RecordIds) passed on: IXSCAN's and OR's nReturned
-};
-
 // One index's key ranges: the single scan of a plan, or one branch of an OR plan.
 struct IndexScanBranch {
   storage::Prefix index = 0;
   bool unique = false;   // entry layout (collection_indexes.h)
   bool reverse = false;  // visit keys in descending byte order
   index::IndexScanRanges ranges;
-  IndexScanCounters* counters = nullptr;  // keys and seeks of this IXSCAN (optional, explain)
+  // The index (its key pattern names the fields of an entry: returnKey).
+  std::shared_ptr<const index::IndexDescriptor> descriptor;
+  // Its stage as explain shows it: IXSCAN, COUNT_SCAN or DISTINCT_SCAN, and its fields.
+  StageType stage = StageType::kIxScan;
+  FusedStage::Describe describe;
 };
 
 // What the scan returns per RecordId.
@@ -54,25 +49,20 @@ enum class IndexScanOutput {
   kDistinct,
 };
 
+// The stream's stages: kFetch is (SUBPLAN →) FETCH → IXSCAN, or → OR → IXSCAN per branch;
+// kCovered and kCountOnly are the branch's own stage; kDistinct is PROJECTION_COVERED →
+// DISTINCT_SCAN. Each counts what it does.
 struct IndexScanSpec {
   storage::Prefix collection = 0;
-  storage::Prefix index = 0;
-  bool unique = false;   // entry layout (collection_indexes.h)
-  bool reverse = false;  // visit keys in descending byte order
-  bool dedup = false;    // the index is multikey
-  index::IndexScanRanges ranges;
-  std::shared_ptr<const query::Matcher> matcher;
-  IndexScanCounters* counters = nullptr;  // optional (explain)
-
-  // An OR plan: when not empty these replace the single scan above (index, unique, reverse,
-  // ranges, counters), and RecordIds are always deduplicated across them.
+  // One branch, or several: an OR plan, whose RecordIds are always deduplicated across them.
   std::vector<IndexScanBranch> branches;
-  // Where documents read and duplicates dropped are counted when they are not the IXSCAN's
-  // (FETCH above an IXSCAN or OR; OR's dupsTested/dupsDropped); null: `counters`.
-  IndexScanCounters* fetch_counters = nullptr;
-  IndexScanCounters* dedup_counters = nullptr;
+  bool dedup = false;  // the (single) index is multikey
+  std::shared_ptr<const query::Matcher> matcher;
 
   IndexScanOutput output = IndexScanOutput::kFetch;
+  bool subplan = false;               // kFetch of an OR plan rooted at the filter: SUBPLAN on top
+  FusedStage::Describe fetch_fields;  // kFetch: FETCH's fields (its residual filter)
+  FusedStage::Describe top_fields;    // kDistinct: PROJECTION_COVERED's fields
   // Where fetched documents are read through (the point-read cache); null: storage only.
   IdCache* record_cache = nullptr;
   // kCovered: per key field, the top-level field it is returned as (empty: not returned), and
@@ -84,7 +74,8 @@ struct IndexScanSpec {
   std::string distinct_field;    // kDistinct: the (dotted) path of the first key field
 };
 
-// Positions the iterator (and pins its snapshot) at construction.
+// Positions the iterator (and pins its snapshot) at construction. Its index_key() is the entry
+// the current document was read through.
 std::unique_ptr<DocumentStream> MakeIndexScanStream(const storage::Engine& engine,
                                                     IndexScanSpec spec);
 

@@ -120,8 +120,8 @@ class ServerMergeSink final : public query::MergeSink {
     CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(on_filter));
     QuerySpec spec;
     spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
-    auto stream =
-        BuildQueryStream(state_.engine(), writer_->collection(), spec, &state_.id_cache());
+    CAIRN_ASSIGN_OR_RETURN(auto stream, BuildQueryStream(state_.engine(), writer_->collection(),
+                                                         spec, &state_.id_cache()));
     if (!stream->Next()) {
       CAIRN_RETURN_IF_ERROR(stream->status());
       return false;

@@ -18,6 +18,7 @@ namespace {
 struct Row {
   storage::RecordId id = 0;
   std::string bytes;
+  std::string entry;  // returnKey: the index entry it was read through (SortValue's layout)
   BsonView view() const {
     return BsonView(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
   }
@@ -30,17 +31,76 @@ std::string_view RecordIdBytes(const storage::RecordId& id) {
   return std::string_view(reinterpret_cast<const char*>(&id), sizeof id);
 }
 
+// A sorted row's index entry (returnKey): the key pattern's address, then the key bytes. The
+// pattern belongs to the child's plan, which lives as long as this stream.
+std::string EntryBytes(const IndexKeyRef& key) {
+  std::string out(reinterpret_cast<const char*>(&key.pattern), sizeof key.pattern);
+  out.append(key.bytes);
+  return out;
+}
+
+IndexKeyRef EntryOf(std::string_view bytes) {
+  IndexKeyRef key;
+  if (bytes.size() < sizeof key.pattern) return key;
+  std::memcpy(&key.pattern, bytes.data(), sizeof key.pattern);
+  key.bytes = bytes.substr(sizeof key.pattern);
+  return key;
+}
+
 class SortStream final : public DocumentStream {
  public:
   SortStream(std::unique_ptr<DocumentStream> child, std::shared_ptr<const query::SortPattern> sort,
-             int64_t keep, std::string spill_dir, int64_t memory_limit)
-      : child_(std::move(child)),
+             int64_t keep, std::string spill_dir, int64_t memory_limit, bool keep_index_keys)
+      : DocumentStream(StageType::kSort),
+        child_(std::move(child)),
         sort_(std::move(sort)),
         keep_(keep),
         spill_dir_(std::move(spill_dir)),
-        memory_limit_(memory_limit) {}
+        memory_limit_(memory_limit),
+        keep_index_keys_(keep_index_keys) {}
 
   bool Next() override {
+    // A top-k sort returns its first `keep_` rows only (also when its rows outgrew memory and
+    // went to the full sort).
+    if (keep_ > 0 && counters_.returned >= keep_) return false;
+    if (!Advance()) return false;
+    ++counters_.returned;
+    return true;
+  }
+  BsonView document() const override {
+    return sorter_ != nullptr ? sorter_->key() : rows_[position_].view();
+  }
+  storage::RecordId record_id() const override {
+    return sorter_ != nullptr ? current_id_ : rows_[position_].id;
+  }
+  Status status() const override { return status_; }
+  IndexKeyRef index_key() const override {
+    if (!keep_index_keys_) return IndexKeyRef();
+    if (sorter_ != nullptr) return EntryOf(sorter_->value().substr(sizeof current_id_));
+    return EntryOf(rows_[position_].entry);
+  }
+  void AppendPlanFields(bson_t* out) const override {
+    BsonDoc pattern;
+    for (const query::SortPattern::Key& key : sort_->keys()) {
+      if (key.text_score) {
+        bson_t meta;
+        BSON_APPEND_DOCUMENT_BEGIN(pattern.get(), key.path.c_str(), &meta);
+        BSON_APPEND_UTF8(&meta, "$meta", "textScore");
+        bson_append_document_end(pattern.get(), &meta);
+        continue;
+      }
+      BSON_APPEND_INT32(pattern.get(), key.path.c_str(), key.descending ? -1 : 1);
+    }
+    BSON_APPEND_DOCUMENT(out, "sortPattern", pattern.get());
+    AppendCount(out, "memLimit", memory_limit_);
+    if (keep_ > 0) AppendCount(out, "limitAmount", keep_);
+    AppendUtf8(out, "type", "simple");
+  }
+  size_t input_count() const override { return 1; }
+  const PlanStage* input(size_t) const override { return child_.get(); }
+
+ private:
+  bool Advance() {
     if (!sorted_) {
       sorted_ = true;
       if (!Fill()) {
@@ -61,16 +121,16 @@ class SortStream final : public DocumentStream {
     }
     return position_ < rows_.size();
   }
-  BsonView document() const override {
-    return sorter_ != nullptr ? sorter_->key() : rows_[position_].view();
-  }
-  storage::RecordId record_id() const override {
-    return sorter_ != nullptr ? current_id_ : rows_[position_].id;
-  }
-  Status status() const override { return status_; }
-  int64_t docs_examined() const override { return child_->docs_examined(); }
 
- private:
+  // The sorter's value for the child's current row: its RecordId (and, for returnKey, its
+  // index entry).
+  std::string_view SortValue(storage::RecordId* id_holder, std::string* scratch) const {
+    *id_holder = child_->record_id();
+    if (!keep_index_keys_) return RecordIdBytes(*id_holder);
+    scratch->assign(RecordIdBytes(*id_holder));
+    scratch->append(EntryBytes(child_->index_key()));
+    return *scratch;
+  }
   bool Less(const Row& a, const Row& b) const {
     int c = sort_->Compare(a.view(), b.view());
     return c != 0 ? c < 0 : a.id < b.id;  // stable: ties keep insertion order
@@ -102,8 +162,10 @@ class SortStream final : public DocumentStream {
     }
     // The full sort (or a top-k heap that outgrew the memory limit: the limit above this
     // stream still applies).
+    storage::RecordId id = 0;
+    std::string value;
     while (child_->Next()) {
-      status_ = sorter_->Add(child_->document(), RecordIdBytes(child_->record_id()));
+      status_ = sorter_->Add(child_->document(), SortValue(&id, &value));
       if (!status_.ok()) return false;
     }
     status_ = child_->status();
@@ -119,7 +181,8 @@ class SortStream final : public DocumentStream {
     while (child_->Next()) {
       BsonView doc = child_->document();
       Row row{child_->record_id(),
-              std::string(reinterpret_cast<const char*>(doc.data()), doc.size())};
+              std::string(reinterpret_cast<const char*>(doc.data()), doc.size()),
+              keep_index_keys_ ? EntryBytes(child_->index_key()) : std::string()};
       if (static_cast<int64_t>(rows_.size()) < keep_) {
         bytes += static_cast<int64_t>(row.bytes.size());
         rows_.push_back(std::move(row));
@@ -141,7 +204,9 @@ class SortStream final : public DocumentStream {
                   [](const Row& a, const Row& b) { return a.id < b.id; });
         MakeSorter();
         for (const Row& kept : rows_) {
-          status_ = sorter_->Add(kept.view(), RecordIdBytes(kept.id));
+          std::string value(RecordIdBytes(kept.id));
+          value.append(kept.entry);
+          status_ = sorter_->Add(kept.view(), value);
           if (!status_.ok()) return false;
         }
         rows_.clear();
@@ -159,6 +224,7 @@ class SortStream final : public DocumentStream {
   int64_t keep_;
   std::string spill_dir_;
   int64_t memory_limit_;
+  bool keep_index_keys_;
   std::vector<Row> rows_;  // the top-k heap, then its rows in order
   size_t position_ = 0;
   bool sorted_ = false;
@@ -172,9 +238,9 @@ class SortStream final : public DocumentStream {
 std::unique_ptr<DocumentStream> MakeSortStream(std::unique_ptr<DocumentStream> child,
                                                std::shared_ptr<const query::SortPattern> sort,
                                                int64_t keep, std::string spill_dir,
-                                               int64_t memory_limit) {
+                                               int64_t memory_limit, bool keep_index_keys) {
   return std::make_unique<SortStream>(std::move(child), std::move(sort), keep, std::move(spill_dir),
-                                      memory_limit);
+                                      memory_limit, keep_index_keys);
 }
 
 void RemoveStaleSpillFiles(const std::string& spill_dir) {

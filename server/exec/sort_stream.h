@@ -21,11 +21,13 @@ inline constexpr int64_t kMaxBlockingSortBytes = kDefaultStageMemoryBytes;
 
 // `keep` > 0: only the first `keep` documents are wanted (skip + limit). `spill_dir` empty: no
 // disk use. `memory_limit`: internalQueryMaxBlockingSortMemoryUsageBytes (QuerySpec's
-// max_sort_memory_bytes). The full sort and its runs are query::ExternalSorter's.
+// max_sort_memory_bytes). `keep_index_keys`: each row keeps the index entry it was read through
+// (returnKey). The full sort and its runs are query::ExternalSorter's.
 std::unique_ptr<DocumentStream> MakeSortStream(std::unique_ptr<DocumentStream> child,
                                                std::shared_ptr<const query::SortPattern> sort,
                                                int64_t keep, std::string spill_dir,
-                                               int64_t memory_limit = kMaxBlockingSortBytes);
+                                               int64_t memory_limit = kMaxBlockingSortBytes,
+                                               bool keep_index_keys = false);
 
 // The spill directory under a --dbpath (mongod's _tmp).
 inline std::string SpillDirectory(const std::string& dbpath) { return dbpath + "/_tmp"; }

@@ -9,8 +9,8 @@
 #include "common/interrupt.h"
 #include "index/key_string.h"
 #include "index/planner.h"
+#include "server/catalog/collection_indexes.h"
 #include "server/exec/access_path.h"
-#include "server/exec/explain.h"
 #include "server/exec/sort_stream.h"
 #include "server/exec/text_search.h"
 
@@ -18,42 +18,25 @@ namespace cairn::server {
 
 namespace {
 
+// A collection that does not exist (explain's EOF).
 class EmptyStream final : public DocumentStream {
  public:
+  EmptyStream() : DocumentStream(StageType::kEof) {}
   bool Next() override { return false; }
   BsonView document() const override { return BsonView(); }
   storage::RecordId record_id() const override { return 0; }
 };
-
-// A query that could not be planned: no documents, and the error as its status.
-class ErrorStream final : public DocumentStream {
- public:
-  explicit ErrorStream(Status status) : status_(std::move(status)) {}
-  bool Next() override { return false; }
-  BsonView document() const override { return BsonView(); }
-  storage::RecordId record_id() const override { return 0; }
-  Status status() const override { return status_; }
-
- private:
-  Status status_;
-};
-
-// The filter as explain prints it (a collection scan's filter, parsedQuery).
-void AppendExplainFilter(const query::Matcher& matcher, const char* key, bson_t* out) {
-  if (matcher.MatchesAll()) return;
-  BsonDoc parsed;
-  if (!index::AppendFilter(matcher.root(), parsed.get())) parsed = BsonDoc(matcher.filter());
-  BSON_APPEND_DOCUMENT(out, key, parsed.get());
-}
 
 // Every document of a collection in RecordId order (or reverse), filtered by the matcher.
 class CollectionScanStream final : public DocumentStream {
  public:
   CollectionScanStream(std::unique_ptr<storage::RecordCursor> cursor,
-                       std::shared_ptr<const query::Matcher> matcher)
-      : cursor_(std::move(cursor)),
+                       std::shared_ptr<const query::Matcher> matcher, bool reverse)
+      : DocumentStream(StageType::kCollScan),
+        cursor_(std::move(cursor)),
         matcher_(std::move(matcher)),
-        match_all_(matcher_->MatchesAll()) {}
+        match_all_(matcher_->MatchesAll()),
+        reverse_(reverse) {}
 
   bool Next() override {
     while (cursor_->Next()) {
@@ -62,27 +45,34 @@ class CollectionScanStream final : public DocumentStream {
         error_ = std::move(interrupted);
         return false;
       }
-      ++examined_;
-      if (match_all_) return true;
+      ++counters_.docs_examined;
+      if (match_all_) return Returned();
       Result<bool> matched = matcher_->Matches(cursor_->value());
       if (!matched.ok()) {  // a $expr evaluation error ends the query
         error_ = matched.status();
         return false;
       }
-      if (*matched) return true;
+      if (*matched) return Returned();
     }
     return false;
   }
   BsonView document() const override { return cursor_->value(); }
   storage::RecordId record_id() const override { return cursor_->id(); }
   Status status() const override { return error_.ok() ? cursor_->status() : error_; }
-  int64_t docs_examined() const override { return examined_; }
+  void AppendPlanFields(bson_t* out) const override {
+    AppendExplainFilter(*matcher_, "filter", out);
+    AppendUtf8(out, "direction", reverse_ ? "backward" : "forward");
+  }
 
  private:
+  bool Returned() {
+    ++counters_.returned;
+    return true;
+  }
   std::unique_ptr<storage::RecordCursor> cursor_;
   std::shared_ptr<const query::Matcher> matcher_;
   bool match_all_;
-  int64_t examined_ = 0;
+  bool reverse_;
   Status error_;
 };
 
@@ -135,28 +125,34 @@ class IdLookupStream final : public DocumentStream {
  public:
   IdLookupStream(const storage::Engine& engine, const storage::CollectionEntry& collection,
                  std::shared_ptr<const query::Matcher> matcher, const bson_iter_t* id,
-                 IdCache* id_cache) {
+                 IdCache* id_cache, std::shared_ptr<const CollectionIndexes> indexes)
+      : DocumentStream(StageType::kIdHack), indexes_(std::move(indexes)) {
     bool found = false;
     status_ = ReadById(engine, collection, id, id_cache, &document_, &record_id_, &found);
     if (!status_.ok() || !found) return;
-    examined_ = 1;
+    counters_.keys_examined = counters_.docs_examined = 1;
     Result<bool> matched = matcher->Matches(view());
     if (!matched.ok()) {  // a $expr evaluation error
       status_ = matched.status();
       return;
     }
     ready_ = *matched;
+    if (ready_ && indexes_ != nullptr) index::AppendValue(&key_, id);
   }
 
   bool Next() override {
     bool has = ready_;
     ready_ = false;
+    if (has) ++counters_.returned;
     return has;
   }
   BsonView document() const override { return view(); }
   storage::RecordId record_id() const override { return record_id_; }
   Status status() const override { return status_; }
-  int64_t docs_examined() const override { return examined_; }
+  IndexKeyRef index_key() const override {
+    if (indexes_ == nullptr) return IndexKeyRef();
+    return IndexKeyRef{&indexes_->all()[0].descriptor->key_pattern(), key_};
+  }
 
  private:
   BsonView view() const {
@@ -166,37 +162,72 @@ class IdLookupStream final : public DocumentStream {
   storage::RecordId record_id_ = 0;
   Status status_;
   bool ready_ = false;
-  int64_t examined_ = 0;
+  // returnKey: the collection's indexes (the _id index is the first) and the entry's key.
+  std::shared_ptr<const CollectionIndexes> indexes_;
+  std::string key_;
 };
 
-class SkipLimitStream final : public DocumentStream {
+// SKIP and LIMIT: each passes on its input's documents, less the first `skip_` / past `limit_`.
+class SkipStream final : public DocumentStream {
  public:
-  SkipLimitStream(std::unique_ptr<DocumentStream> child, int64_t skip, int64_t limit)
-      : child_(std::move(child)), skip_(skip), limit_(limit) {}
+  SkipStream(std::unique_ptr<DocumentStream> child, int64_t skip)
+      : DocumentStream(StageType::kSkip), child_(std::move(child)), skip_(skip) {}
 
   bool Next() override {
-    if (limit_ > 0 && returned_ >= limit_) return false;
-    while (skip_ > 0) {
+    for (; skipped_ < skip_; ++skipped_) {
       if (!child_->Next()) return false;
-      --skip_;
     }
     if (!child_->Next()) return false;
-    ++returned_;
+    ++counters_.returned;
     return true;
   }
   BsonView document() const override { return child_->document(); }
   storage::RecordId record_id() const override { return child_->record_id(); }
   Status status() const override { return child_->status(); }
-  int64_t docs_examined() const override { return child_->docs_examined(); }
+  IndexKeyRef index_key() const override { return child_->index_key(); }
+  std::optional<double> text_score() const override { return child_->text_score(); }
+  void AppendPlanFields(bson_t* out) const override { AppendCount(out, "skipAmount", skip_); }
+  size_t input_count() const override { return 1; }
+  const PlanStage* input(size_t) const override { return child_.get(); }
 
  private:
   std::unique_ptr<DocumentStream> child_;
   int64_t skip_;
+  int64_t skipped_ = 0;
+};
+
+class LimitStream final : public DocumentStream {
+ public:
+  LimitStream(std::unique_ptr<DocumentStream> child, int64_t limit)
+      : DocumentStream(StageType::kLimit), child_(std::move(child)), limit_(limit) {}
+
+  bool Next() override {
+    if (counters_.returned >= limit_ || !child_->Next()) return false;
+    ++counters_.returned;
+    return true;
+  }
+  BsonView document() const override { return child_->document(); }
+  storage::RecordId record_id() const override { return child_->record_id(); }
+  Status status() const override { return child_->status(); }
+  IndexKeyRef index_key() const override { return child_->index_key(); }
+  std::optional<double> text_score() const override { return child_->text_score(); }
+  void AppendPlanFields(bson_t* out) const override { AppendCount(out, "limitAmount", limit_); }
+  size_t input_count() const override { return 1; }
+  const PlanStage* input(size_t) const override { return child_.get(); }
+
+ private:
+  std::unique_ptr<DocumentStream> child_;
   int64_t limit_;
-  int64_t returned_ = 0;
 };
 
 }  // namespace
+
+void AppendExplainFilter(const query::Matcher& matcher, const char* key, bson_t* out) {
+  if (matcher.MatchesAll()) return;
+  BsonDoc parsed;
+  if (!index::AppendFilter(matcher.root(), parsed.get())) parsed = BsonDoc(matcher.filter());
+  BSON_APPEND_DOCUMENT(out, key, parsed.get());
+}
 
 void SetQueryHint(const bson_iter_t* hint, QuerySpec* spec) {
   spec->hint = QueryHint();
@@ -218,114 +249,69 @@ void SetQueryHint(const bson_iter_t* hint, QuerySpec* spec) {
   spec->hint.key_pattern.assign(reinterpret_cast<const char*>(pattern.data()), pattern.size());
 }
 
-std::unique_ptr<DocumentStream> BuildQueryStream(const storage::Engine& engine,
-                                                 const storage::CollectionHandle& collection,
-                                                 const QuerySpec& spec, IdCache* id_cache,
-                                                 QueryExplain* explain) {
-  const bool count = explain != nullptr && explain->count_execution;
-  if (explain != nullptr) {
-    explain->parsed_query = BsonDoc();
-    if (!spec.matcher->MatchesAll()) {
-      BsonDoc parsed;
-      AppendExplainFilter(*spec.matcher, "q", parsed.get());
-      bson_iter_t it;
-      parsed.view().Find("q", &it);
-      explain->parsed_query = BsonDoc(IterDocument(&it));
-    }
-  }
+Result<QueryPlan> PlanQuery(const storage::Engine& engine,
+                            const storage::CollectionHandle& collection, const QuerySpec& spec,
+                            IdCache* id_cache, bool with_rejected) {
+  QueryPlan plan;
   if (!collection) {
-    if (explain != nullptr) explain->winning = MakePlanNode("EOF", nullptr);
-    return std::make_unique<EmptyStream>();
+    plan.root = std::make_unique<EmptyStream>();
+    return plan;
   }
   std::unique_ptr<DocumentStream> stream;
-  std::unique_ptr<PlanNode> plan;  // what explain prints (explain only)
   bool sorted = false;
   bson_iter_t id;
-  Result<const query::TextMatchExpression*> text = query::FindTextClause(spec.matcher->root());
-  if (!text.ok()) return std::make_unique<ErrorStream>(text.status());
+  CAIRN_ASSIGN_OR_RETURN(const query::TextMatchExpression* text,
+                         query::FindTextClause(spec.matcher->root()));
   const bool text_score_sort = spec.sort && spec.sort->needs_text_score();
-  if (text_score_sort && *text == nullptr) {
-    return std::make_unique<ErrorStream>(query::TextScoreNotAvailable());
-  }
-  if (*text != nullptr) {  // $text: the text index decides (server/exec/text_search.h)
-    auto searched = MakeTextSearchStream(engine, collection, **text, spec, explain, &plan);
-    if (!searched.ok()) return std::make_unique<ErrorStream>(searched.status());
-    stream = text_score_sort ? WithTextScoreField(std::move(searched).value())
-                             : std::move(searched).value();
+  if (text_score_sort && text == nullptr) return query::TextScoreNotAvailable();
+  if (text != nullptr) {  // $text: the text index decides (server/exec/text_search.h)
+    CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<TextSearchStream> searched,
+                           MakeTextSearchStream(engine, collection, *text, spec));
+    stream = text_score_sort ? WithTextScoreField(std::move(searched)) : std::move(searched);
   } else if (spec.hint.empty() && spec.matcher->IdEquality(&id)) {
-    stream = std::make_unique<IdLookupStream>(engine, *collection, spec.matcher, &id, id_cache);
-    if (explain != nullptr) {
-      plan = MakePlanNode("IDHACK", nullptr);
-      plan->reports_keys = plan->reports_docs = true;
+    std::shared_ptr<const CollectionIndexes> indexes;
+    if (spec.return_key) {
+      CAIRN_ASSIGN_OR_RETURN(indexes, IndexesOf(collection));
     }
+    stream = std::make_unique<IdLookupStream>(engine, *collection, spec.matcher, &id, id_cache,
+                                              std::move(indexes));
   } else {
-    AccessPath path = PlanAccessPath(engine, collection, spec, explain, id_cache);
-    if (!path.error.ok()) return std::make_unique<ErrorStream>(path.error);
+    CAIRN_ASSIGN_OR_RETURN(AccessPath path,
+                           PlanAccessPath(engine, collection, spec, id_cache, with_rejected));
     if (path.stream) {
       stream = std::move(path.stream);
       sorted = path.provides_sort;
-      if (explain != nullptr) plan = std::move(explain->winning);
+      plan.covered = path.covered;
+      plan.rejected = std::move(path.rejected);
     } else {
       auto cursor = spec.reverse_natural ? engine.ScanRecordsReverse(collection->prefix)
                                          : engine.ScanRecords(collection->prefix);
-      stream = std::make_unique<CollectionScanStream>(std::move(cursor), spec.matcher);
-      if (explain != nullptr) {
-        plan = MakePlanNode("COLLSCAN", nullptr);
-        plan->reports_docs = true;
-        AppendExplainFilter(*spec.matcher, "filter", plan->fields.get());
-        AppendUtf8(plan->fields.get(), "direction", spec.reverse_natural ? "backward" : "forward");
-      }
+      stream = std::make_unique<CollectionScanStream>(std::move(cursor), spec.matcher,
+                                                      spec.reverse_natural);
     }
   }
-  if (count && plan && plan->stage != "FETCH") stream = CountInto(std::move(stream), plan.get());
-  if (spec.sort && !spec.sort->empty() && !sorted) {
+  const bool blocking_sort = spec.sort && !spec.sort->empty() && !sorted;
+  if (blocking_sort) {
+    // With a limit it keeps (and returns) only the first skip + limit: no LIMIT above it.
     int64_t keep = spec.limit > 0 ? spec.skip + spec.limit : 0;
     stream = MakeSortStream(std::move(stream), spec.sort, keep, spec.spill_dir,
-                            spec.max_sort_memory_bytes);
-    if (explain != nullptr) {
-      plan = MakePlanNode("SORT", std::move(plan));
-      BsonDoc pattern;
-      for (const query::SortPattern::Key& key : spec.sort->keys()) {
-        if (key.text_score) {
-          bson_t meta;
-          BSON_APPEND_DOCUMENT_BEGIN(pattern.get(), key.path.c_str(), &meta);
-          BSON_APPEND_UTF8(&meta, "$meta", "textScore");
-          bson_append_document_end(pattern.get(), &meta);
-          continue;
-        }
-        BSON_APPEND_INT32(pattern.get(), key.path.c_str(), key.descending ? -1 : 1);
-      }
-      BSON_APPEND_DOCUMENT(plan->fields.get(), "sortPattern", pattern.get());
-      AppendCount(plan->fields.get(), "memLimit", spec.max_sort_memory_bytes);
-      if (keep > 0) AppendCount(plan->fields.get(), "limitAmount", keep);
-      AppendUtf8(plan->fields.get(), "type", "simple");
-      if (count) stream = CountInto(std::move(stream), plan.get());
-    }
+                            spec.max_sort_memory_bytes, spec.return_key);
   }
   if (text_score_sort) stream = WithoutTextScoreField(std::move(stream));
-  if (spec.skip > 0 || spec.limit > 0) {
-    // One stream does both, except under a counted explain: a stream (and a stage) each.
-    if (!count) {
-      stream = std::make_unique<SkipLimitStream>(std::move(stream), spec.skip, spec.limit);
-    }
-    if (spec.skip > 0 && explain != nullptr) {
-      if (count) stream = std::make_unique<SkipLimitStream>(std::move(stream), spec.skip, 0);
-      plan = MakePlanNode("SKIP", std::move(plan));
-      AppendCount(plan->fields.get(), "skipAmount", spec.skip);
-      if (count) stream = CountInto(std::move(stream), plan.get());
-    }
-    if (spec.limit > 0 && explain != nullptr) {
-      if (count) stream = std::make_unique<SkipLimitStream>(std::move(stream), 0, spec.limit);
-      // A blocking sort already keeps only skip + limit documents: no LIMIT stage above it.
-      if (sorted || !spec.sort || spec.sort->empty()) {
-        plan = MakePlanNode("LIMIT", std::move(plan));
-        AppendCount(plan->fields.get(), "limitAmount", spec.limit);
-        if (count) stream = CountInto(std::move(stream), plan.get());
-      }
-    }
+  if (spec.skip > 0) stream = std::make_unique<SkipStream>(std::move(stream), spec.skip);
+  if (spec.limit > 0 && !blocking_sort) {
+    stream = std::make_unique<LimitStream>(std::move(stream), spec.limit);
   }
-  if (explain != nullptr) explain->winning = std::move(plan);
-  return stream;
+  plan.root = std::move(stream);
+  return plan;
+}
+
+Result<std::unique_ptr<DocumentStream>> BuildQueryStream(
+    const storage::Engine& engine, const storage::CollectionHandle& collection,
+    const QuerySpec& spec, IdCache* id_cache) {
+  CAIRN_ASSIGN_OR_RETURN(QueryPlan plan,
+                         PlanQuery(engine, collection, spec, id_cache, /*with_rejected=*/false));
+  return std::move(plan.root);
 }
 
 }  // namespace cairn::server

@@ -4,12 +4,14 @@
 // (server/exec/index_scan.h) or a collection scan in insertion order, which runs the matcher on
 // views of RocksDB's buffers (no per-document copy). An index that returns the requested order
 // replaces the blocking sort. Sort materialises only what it must: with a limit it keeps the top
-// skip+limit documents, not everything. Planning errors (an unknown hint) surface as the
-// stream's status, like storage errors.
+// skip+limit documents, not everything. Planning errors (an unknown hint) are returned before
+// anything runs; storage errors while it runs are the stream's status. The stream is the plan:
+// each of its stages counts what it does (plan_stage.h), and explain reads them from it.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/limits.h"
 #include "query/matcher/matcher.h"
@@ -19,8 +21,6 @@
 #include "storage/engine.h"
 
 namespace cairn::server {
-
-struct QueryExplain;  // server/exec/explain.h
 
 // A command's index hint: by name or by key pattern. {$natural: ±1} asks for a collection scan.
 struct QueryHint {
@@ -56,6 +56,8 @@ struct QuerySpec {
   // find's min/max (views; {} = none): bound the hinted index's scan to [min, max).
   BsonView min;
   BsonView max;
+  // find's returnKey: a blocking sort keeps each document's index entry (index_key()).
+  bool return_key = false;
 };
 
 // Reads a command's "hint" value into spec->hint: a name, a key pattern, or {$natural: ±1}
@@ -69,12 +71,28 @@ Status ReadById(const storage::Engine& engine, const storage::CollectionEntry& c
                 const bson_iter_t* id, IdCache* id_cache, std::string* document,
                 storage::RecordId* record_id, bool* found);
 
-// The stream over `collection` (null = a collection that does not exist: an empty stream).
-// `id_cache` (optional) lets an _id point lookup skip the _id index. `explain` (optional)
-// receives the plans considered and, when it asks, counts what each stage does.
-std::unique_ptr<DocumentStream> BuildQueryStream(const storage::Engine& engine,
-                                                 const storage::CollectionHandle& collection,
-                                                 const QuerySpec& spec, IdCache* id_cache,
-                                                 QueryExplain* explain = nullptr);
+// A planned query: the stream to run, and what explain shows beside it.
+struct QueryPlan {
+  std::unique_ptr<DocumentStream> root;
+  // The candidate plans the planner did not choose (explain's rejectedPlans; never run). Only
+  // filled when PlanQuery is asked for them.
+  std::vector<std::unique_ptr<PlanStage>> rejected;
+  bool covered = false;  // the index keys answer find's projection (PROJECTION_COVERED)
+};
+
+// The plan over `collection` (null = a collection that does not exist: EOF). `id_cache`
+// (optional) lets an _id point lookup skip the _id index.
+Result<QueryPlan> PlanQuery(const storage::Engine& engine,
+                            const storage::CollectionHandle& collection, const QuerySpec& spec,
+                            IdCache* id_cache, bool with_rejected);
+
+// PlanQuery's stream alone: what every command but explain runs.
+Result<std::unique_ptr<DocumentStream>> BuildQueryStream(
+    const storage::Engine& engine, const storage::CollectionHandle& collection,
+    const QuerySpec& spec, IdCache* id_cache);
+
+// The filter as explain prints it (a collection scan's "filter", "parsedQuery") under `key`;
+// nothing for a filter that matches everything.
+void AppendExplainFilter(const query::Matcher& matcher, const char* key, bson_t* out);
 
 }  // namespace cairn::server

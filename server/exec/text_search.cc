@@ -12,7 +12,6 @@
 #include "index/text_index_spec.h"
 #include "index/text_query.h"
 #include "server/catalog/collection_indexes.h"
-#include "server/exec/explain.h"
 
 namespace cairn::server {
 
@@ -42,7 +41,8 @@ class TextSearchStreamImpl final : public TextSearchStream {
   TextSearchStreamImpl(const storage::Engine& engine, storage::Prefix collection,
                        index::TextIndexSpec spec, index::TextQuery query,
                        std::shared_ptr<const query::Matcher> matcher,
-                       std::map<storage::RecordId, double> candidates, PlanNode* fetch_node)
+                       std::map<storage::RecordId, double> candidates,
+                       std::unique_ptr<FusedStage> fetch, std::string index_name)
       : engine_(engine),
         collection_(collection),
         spec_(std::move(spec)),
@@ -50,7 +50,8 @@ class TextSearchStreamImpl final : public TextSearchStream {
         matcher_(std::move(matcher)),
         candidates_(std::move(candidates)),
         next_(candidates_.begin()),
-        fetch_node_(fetch_node) {}
+        fetch_(std::move(fetch)),
+        index_name_(std::move(index_name)) {}
 
   bool Next() override {
     while (next_ != candidates_.end()) {
@@ -61,8 +62,7 @@ class TextSearchStreamImpl final : public TextSearchStream {
       status_ = engine_.GetRecord(collection_, current->first, &document_, &found);
       if (!status_.ok()) return false;
       if (!found) continue;  // deleted since the index was read
-      ++examined_;
-      if (fetch_node_ != nullptr) ++fetch_node_->scan.docs_examined;
+      ++fetch_->mutable_counters().docs_examined;
       BsonView doc = view();
       Result<bool> text_match = query_.Matches(spec_, doc);
       if (!text_match.ok()) {
@@ -78,7 +78,8 @@ class TextSearchStreamImpl final : public TextSearchStream {
       if (!*matched) continue;
       record_id_ = current->first;
       score_ = current->second;
-      if (fetch_node_ != nullptr) ++fetch_node_->n_returned;
+      ++fetch_->mutable_counters().returned;
+      ++counters_.returned;
       return true;
     }
     return false;
@@ -86,8 +87,20 @@ class TextSearchStreamImpl final : public TextSearchStream {
   BsonView document() const override { return view(); }
   storage::RecordId record_id() const override { return record_id_; }
   Status status() const override { return status_; }
-  int64_t docs_examined() const override { return examined_; }
   std::optional<double> text_score() const override { return score_; }
+  void AppendPlanFields(bson_t* m) const override {
+    bson_t prefix;
+    BSON_APPEND_DOCUMENT_BEGIN(m, "indexPrefix", &prefix);
+    bson_append_document_end(m, &prefix);
+    AppendUtf8(m, "indexName", index_name_);
+    bson_t parsed;
+    BSON_APPEND_DOCUMENT_BEGIN(m, "parsedTextQuery", &parsed);
+    query_.AppendExplain(&parsed);
+    bson_append_document_end(m, &parsed);
+    BSON_APPEND_INT32(m, "textIndexVersion", index::kTextIndexVersion);
+  }
+  size_t input_count() const override { return 1; }
+  const PlanStage* input(size_t) const override { return fetch_.get(); }
 
  private:
   BsonView view() const {
@@ -101,11 +114,11 @@ class TextSearchStreamImpl final : public TextSearchStream {
   std::shared_ptr<const query::Matcher> matcher_;
   std::map<storage::RecordId, double> candidates_;
   std::map<storage::RecordId, double>::const_iterator next_;
-  PlanNode* fetch_node_;
+  std::unique_ptr<FusedStage> fetch_;  // FETCH → IXSCAN, or → OR → IXSCAN per term
+  std::string index_name_;
   std::string document_;
   storage::RecordId record_id_ = 0;
   double score_ = 0;
-  int64_t examined_ = 0;
   Status status_;
 };
 
@@ -133,82 +146,60 @@ class IndexTextScorer final : public query::TextScorer {
   std::set<std::string> terms_;
 };
 
-std::unique_ptr<PlanNode> TermScanNode(const index::IndexDescriptor& d) {
-  auto ixscan = MakePlanNode("IXSCAN", nullptr);
-  ixscan->reports_keys = true;
-  bson_t* f = ixscan->fields.get();
-  bson_t pattern = d.key_pattern().pattern().AsBson();
-  BSON_APPEND_DOCUMENT(f, "keyPattern", &pattern);
-  AppendUtf8(f, "indexName", d.name());
-  BSON_APPEND_BOOL(f, "isMultiKey", true);
-  BSON_APPEND_BOOL(f, "isUnique", false);
-  BSON_APPEND_BOOL(f, "isSparse", false);
-  BSON_APPEND_BOOL(f, "isPartial", false);
-  BSON_APPEND_INT32(f, "indexVersion", d.version());
-  AppendUtf8(f, "direction", "backward");
-  bson_t bounds;
-  BSON_APPEND_DOCUMENT_BEGIN(f, "indexBounds", &bounds);
-  bson_append_document_end(f, &bounds);
-  return ixscan;
+// The IXSCAN of one term, as MongoDB prints a text index scan (its bounds are not shown).
+std::unique_ptr<FusedStage> TermScanStage(std::shared_ptr<const index::IndexDescriptor> index) {
+  return std::make_unique<FusedStage>(StageType::kIxScan, [index](bson_t* f) {
+    const index::IndexDescriptor& d = *index;
+    bson_t pattern = d.key_pattern().pattern().AsBson();
+    BSON_APPEND_DOCUMENT(f, "keyPattern", &pattern);
+    AppendUtf8(f, "indexName", d.name());
+    BSON_APPEND_BOOL(f, "isMultiKey", true);
+    BSON_APPEND_BOOL(f, "isUnique", false);
+    BSON_APPEND_BOOL(f, "isSparse", false);
+    BSON_APPEND_BOOL(f, "isPartial", false);
+    BSON_APPEND_INT32(f, "indexVersion", d.version());
+    AppendUtf8(f, "direction", "backward");
+    bson_t bounds;
+    BSON_APPEND_DOCUMENT_BEGIN(f, "indexBounds", &bounds);
+    bson_append_document_end(f, &bounds);
+  });
 }
 
-// Where the stream counts what it does (explain's executionStats).
-struct TextPlanCounters {
-  std::vector<IndexScanCounters*> terms;        // per term of terms_for_bounds(), in order
-  IndexScanCounters* union_counters = nullptr;  // the OR over several terms
-  PlanNode* fetch = nullptr;
-};
-
-// TEXT_MATCH → FETCH → IXSCAN, or → OR → one IXSCAN per term, as MongoDB 7.0 plans a $text
-// query whose score nobody asks for.
-std::unique_ptr<PlanNode> TextPlan(const IndexHandle& index, const index::TextQuery& query,
-                                   const query::Matcher& matcher, TextPlanCounters* counters) {
-  const index::IndexDescriptor& d = *index.descriptor;
-  std::unique_ptr<PlanNode> scans;
-  if (query.terms_for_bounds().size() == 1) {
-    scans = TermScanNode(d);
-    counters->terms.push_back(&scans->scan);
-  } else if (!query.terms_for_bounds().empty()) {
-    scans = MakePlanNode("OR", nullptr);
-    counters->union_counters = &scans->scan;
-    for (size_t i = 0; i < query.terms_for_bounds().size(); ++i) {
-      scans->inputs.push_back(TermScanNode(d));
-      counters->terms.push_back(&scans->inputs.back()->scan);
-    }
-  }
-  auto fetch = MakePlanNode("FETCH", std::move(scans));
-  fetch->is_fetch = fetch->reports_docs = true;
-  counters->fetch = fetch.get();
+// FETCH → IXSCAN, or → OR → one IXSCAN per term, below TEXT_MATCH, as MongoDB 7.0 plans a $text
+// query whose score nobody asks for. *terms receives each term's IXSCAN, in order, and *union
+// the OR (null for one term).
+std::unique_ptr<FusedStage> TextStages(const IndexHandle& index, const index::TextQuery& query,
+                                       std::shared_ptr<const query::Matcher> matcher,
+                                       std::vector<FusedStage*>* terms, FusedStage** union_stage) {
   // The rest of the filter: TEXT_MATCH stands for the top-level $text clause.
-  BsonDoc rest;
-  bson_iter_t field;
-  if (matcher.filter().Init(&field)) {
-    while (bson_iter_next(&field)) {
-      if (IterKey(&field) != "$text") AppendIter(rest.get(), IterKey(&field), &field);
+  auto fetch = std::make_unique<FusedStage>(StageType::kFetch, [matcher](bson_t* f) {
+    BsonDoc rest;
+    bson_iter_t field;
+    if (matcher->filter().Init(&field)) {
+      while (bson_iter_next(&field)) {
+        if (IterKey(&field) != "$text") AppendIter(rest.get(), IterKey(&field), &field);
+      }
+    }
+    if (!rest.view().empty()) BSON_APPEND_DOCUMENT(f, "filter", rest.get());
+  });
+  *union_stage = nullptr;
+  const size_t count = query.terms_for_bounds().size();
+  if (count == 1) {
+    terms->push_back(fetch->AddInput(TermScanStage(index.descriptor)));
+  } else if (count > 1) {
+    *union_stage = fetch->AddInput(std::make_unique<FusedStage>(StageType::kOr));
+    for (size_t i = 0; i < count; ++i) {
+      terms->push_back((*union_stage)->AddInput(TermScanStage(index.descriptor)));
     }
   }
-  if (!rest.view().empty()) BSON_APPEND_DOCUMENT(fetch->fields.get(), "filter", rest.get());
-
-  auto match = MakePlanNode("TEXT_MATCH", std::move(fetch));
-  bson_t* m = match->fields.get();
-  bson_t prefix;
-  BSON_APPEND_DOCUMENT_BEGIN(m, "indexPrefix", &prefix);
-  bson_append_document_end(m, &prefix);
-  AppendUtf8(m, "indexName", d.name());
-  bson_t parsed;
-  BSON_APPEND_DOCUMENT_BEGIN(m, "parsedTextQuery", &parsed);
-  query.AppendExplain(&parsed);
-  bson_append_document_end(m, &parsed);
-  BSON_APPEND_INT32(m, "textIndexVersion", index::kTextIndexVersion);
-  return match;
+  return fetch;
 }
 
 }  // namespace
 
 Result<std::unique_ptr<TextSearchStream>> MakeTextSearchStream(
     const storage::Engine& engine, const storage::CollectionHandle& collection,
-    const query::TextMatchExpression& text, const QuerySpec& spec, QueryExplain* explain,
-    std::unique_ptr<PlanNode>* plan) {
+    const query::TextMatchExpression& text, const QuerySpec& spec) {
   CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const CollectionIndexes> indexes, IndexesOf(collection));
   const IndexHandle* text_index = nullptr;
   for (const IndexHandle& index : indexes->all()) {
@@ -231,15 +222,16 @@ Result<std::unique_ptr<TextSearchStream>> MakeTextSearchStream(
 
   text.SetScorer(std::make_shared<IndexTextScorer>(text_spec, query.terms_for_bounds()));
 
-  TextPlanCounters counters;
-  if (explain != nullptr) *plan = TextPlan(*text_index, query, *spec.matcher, &counters);
-  const bool count = explain != nullptr && explain->count_execution;
+  std::vector<FusedStage*> terms;
+  FusedStage* union_stage = nullptr;
+  std::unique_ptr<FusedStage> fetch =
+      TextStages(*text_index, query, spec.matcher, &terms, &union_stage);
 
   // Every entry of every positive term, scores summed per document (MongoDB's TEXT_OR).
   std::map<storage::RecordId, double> candidates;
   size_t term_index = 0;
   for (const std::string& term : query.terms_for_bounds()) {
-    IndexScanCounters* term_counters = count ? counters.terms[term_index++] : nullptr;
+    StageCounters& term_counters = terms[term_index++]->mutable_counters();
     BsonDoc holder;
     AppendUtf8(holder.get(), "t", term);
     bson_iter_t it;
@@ -249,31 +241,29 @@ Result<std::unique_ptr<TextSearchStream>> MakeTextSearchStream(
     index::AppendValue(&start, &it);
     std::unique_ptr<storage::IndexCursor> cursor =
         engine.ScanIndex(text_index->prefix, start, PrefixEnd(start));
-    if (term_counters != nullptr) ++term_counters->seeks;
+    ++term_counters.seeks;
     while (cursor->Next()) {
       std::string_view key_bytes = IndexEntryKeyBytes(false, cursor->key());
       auto [entry, added] =
           candidates.try_emplace(IndexEntryRecordId(false, cursor->key(), cursor->value()), 0.0);
       entry->second += KeyScore(key_bytes);
-      if (term_counters != nullptr) {
-        ++term_counters->keys_examined;
-        ++term_counters->keys_returned;
-      }
-      if (count && counters.union_counters != nullptr) {
-        ++counters.union_counters->dups_tested;
+      ++term_counters.keys_examined;
+      ++term_counters.returned;
+      if (union_stage != nullptr) {
+        StageCounters& union_counters = union_stage->mutable_counters();
+        ++union_counters.dups_tested;
         if (added) {
-          ++counters.union_counters->keys_returned;
+          ++union_counters.returned;
         } else {
-          ++counters.union_counters->dups_dropped;
+          ++union_counters.dups_dropped;
         }
       }
     }
     CAIRN_RETURN_IF_ERROR(cursor->status());
   }
-  PlanNode* fetch_node = count ? counters.fetch : nullptr;
-  return std::unique_ptr<TextSearchStream>(
-      new TextSearchStreamImpl(engine, collection->prefix, std::move(text_spec), std::move(query),
-                               spec.matcher, std::move(candidates), fetch_node));
+  return std::unique_ptr<TextSearchStream>(new TextSearchStreamImpl(
+      engine, collection->prefix, std::move(text_spec), std::move(query), spec.matcher,
+      std::move(candidates), std::move(fetch), text_index->descriptor->name()));
 }
 
 namespace {
@@ -282,7 +272,7 @@ namespace {
 class TextScoreFieldStream final : public DocumentStream {
  public:
   TextScoreFieldStream(std::unique_ptr<DocumentStream> child, const TextSearchStream* scores)
-      : child_(std::move(child)), scores_(scores) {}
+      : child_(std::move(child)), scores_(scores) {}  // not a stage of MongoDB's: kNotExplained
 
   bool Next() override {
     if (!child_->Next()) return false;
@@ -298,7 +288,8 @@ class TextScoreFieldStream final : public DocumentStream {
   BsonView document() const override { return out_.view(); }
   storage::RecordId record_id() const override { return child_->record_id(); }
   Status status() const override { return child_->status(); }
-  int64_t docs_examined() const override { return child_->docs_examined(); }
+  size_t input_count() const override { return 1; }
+  const PlanStage* input(size_t) const override { return child_.get(); }
 
  private:
   std::unique_ptr<DocumentStream> child_;

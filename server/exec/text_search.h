@@ -18,19 +18,18 @@
 
 namespace cairn::server {
 
-struct PlanNode;
-
 // A DocumentStream of $text's matches, in RecordId order, each with its score: text_score()
 // (DocumentSource's) always has a value, which a pipeline over this stream carries on.
-class TextSearchStream : public DocumentStream {};
+class TextSearchStream : public DocumentStream {
+ protected:
+  TextSearchStream() : DocumentStream(StageType::kTextMatch) {}
+};
 
 // The stream for `text` (the clause FindTextClause found in spec.matcher) over `collection`
-// (not null). With `explain`, *plan receives TEXT_MATCH → FETCH → IXSCAN, counted when the
-// explain runs the query.
+// (not null). The stream is TEXT_MATCH, above FETCH → IXSCAN (or → OR → IXSCAN per term).
 Result<std::unique_ptr<TextSearchStream>> MakeTextSearchStream(
     const storage::Engine& engine, const storage::CollectionHandle& collection,
-    const query::TextMatchExpression& text, const QuerySpec& spec, QueryExplain* explain,
-    std::unique_ptr<PlanNode>* plan);
+    const query::TextMatchExpression& text, const QuerySpec& spec);
 
 // A textScore sort ({f: {$meta: "textScore"}}) orders documents by the score they carry in
 // query::SortPattern::kTextScoreField: the first adds it to each document of the text search,

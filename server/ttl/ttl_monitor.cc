@@ -195,14 +195,16 @@ Result<int64_t> TtlMonitor::ExpireWithIndex(const std::string& ns, const std::st
     bounds.fields.push_back({std::move(interval)});
     IndexScanSpec scan;
     scan.collection = writer->collection()->prefix;
-    scan.index = index.prefix;
-    scan.unique = descriptor.unique();
+    IndexScanBranch branch;
+    branch.index = index.prefix;
+    branch.unique = descriptor.unique();
     // Oldest dates first, whichever the key's direction (MongoDB scans a descending TTL index
     // backward).
-    scan.reverse = field.descending;
+    branch.reverse = field.descending;
+    branch.ranges =
+        index::IndexScanRanges::Make(bounds, descriptor.key_pattern().descending(), branch.reverse);
+    scan.branches.push_back(std::move(branch));
     scan.dedup = !index.state.multikey.empty() && index.state.multikey[0] != 0;
-    scan.ranges =
-        index::IndexScanRanges::Make(bounds, descriptor.key_pattern().descending(), scan.reverse);
     scan.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
     std::unique_ptr<DocumentStream> stream = MakeIndexScanStream(writes_.engine(), std::move(scan));
 
