@@ -8,8 +8,7 @@
 #include "query/matcher/matcher.h"
 #include "server/catalog/namespace.h"
 #include "server/commands/command_args.h"
-#include "server/exec/explain.h"
-#include "server/exec/stream_builder.h"
+#include "server/exec/canonical_query.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
@@ -29,43 +28,33 @@ CommandOutcome HandleCount(CommandContext& ctx, const CommandRequest& request, b
   int64_t limit = args.GetInt("limit", 0);
   CAIRN_RETURN_IF_ERROR(CheckNonNegative("skip", skip));
   if (limit < 0) limit = -limit;  // count treats a negative limit as its absolute value
-  // The collation the query compares strings under.
-  CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const query::ExpressionContext> context,
-                         query::ApplyQueryCollation(nullptr, args.GetDocument("collation")));
+  bson_iter_t hint;
+  QueryRequest query_request;
+  query_request.collation = args.GetDocument("collation");
+  query_request.filter = args.GetDocument("query");
+  query_request.hint = args.Get("hint", &hint) ? &hint : nullptr;
+  query_request.skip = skip;
+  query_request.limit = limit;
+  CAIRN_ASSIGN_OR_RETURN(CanonicalQuery canonical, CanonicalQuery::Parse(query_request));
+  canonical.spec().count_only = true;  // no document is needed: COUNT_SCAN when an index answers
   std::string ns = MakeNamespace(request.db, collection);
   storage::CollectionHandle handle = ctx.state.engine().catalog().Find(ns);
-  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher,
-                         query::Matcher::Parse(args.GetDocument("query"), context));
+  const bool count_all = canonical.spec().matcher->MatchesAll();
   if (ctx.explain != nullptr) {
-    QuerySpec spec;
-    spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
-    spec.skip = skip;
-    spec.limit = limit;
-    spec.count_only = true;  // no document is needed: COUNT_SCAN when an index answers the query
-    bson_iter_t hint;
-    if (args.Get("hint", &hint)) SetQueryHint(&hint, &spec);
     ExplainTarget target;
     target.ns = ns;
     target.collection = handle;
-    target.query = &spec;
     target.root = ExplainTarget::Root::kCount;
-    target.fast_count = handle && spec.matcher->MatchesAll() && spec.hint.empty();
-    return RunExplain(ctx, *ctx.explain, target, reply);
+    target.fast_count = handle && count_all && canonical.spec().hint.empty();
+    return canonical.Explain(ctx, *ctx.explain, std::move(target), reply);
   }
   int64_t n = 0;
-  if (handle && matcher.MatchesAll()) {
+  if (handle && count_all) {
     n = std::max<int64_t>(0, ctx.state.engine().RecordCount(handle->prefix) - skip);
     if (limit > 0) n = std::min(n, limit);
   } else if (handle) {
-    QuerySpec spec;
-    spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
-    spec.skip = skip;
-    spec.limit = limit;
-    spec.count_only = true;  // no document is needed: COUNT_SCAN when an index answers the query
-    bson_iter_t hint;
-    if (args.Get("hint", &hint)) SetQueryHint(&hint, &spec);
-    CAIRN_ASSIGN_OR_RETURN(
-        auto stream, BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache()));
+    CAIRN_ASSIGN_OR_RETURN(auto stream,
+                           canonical.Run(ctx.state.engine(), handle, &ctx.state.id_cache()));
     while (stream->Next()) ++n;
     CAIRN_RETURN_IF_ERROR(stream->status());
   }

@@ -10,8 +10,7 @@
 #include "server/commands/command_args.h"
 #include "server/commands/reply.h"
 #include "server/commands/write_statements.h"
-#include "server/exec/explain.h"
-#include "server/exec/stream_builder.h"
+#include "server/exec/canonical_query.h"
 #include "server/server_state.h"
 #include "server/write/collection_writer.h"
 
@@ -41,27 +40,26 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
   // The statement's collation, under which its filter compares strings.
   CAIRN_ASSIGN_OR_RETURN(BsonView collation,
                          StatementCollationField("delete", "deletes", statement));
-  CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const query::ExpressionContext> context,
-                         query::ApplyQueryCollation(let, collation));
-  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(filter, context));
-  QuerySpec spec;
-  spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
-  spec.limit = limit;
-  if (statement.Find("hint", &it)) SetQueryHint(&it, &spec);
+  QueryRequest query_request;
+  query_request.let = let;
+  query_request.collation = collation;
+  query_request.filter = filter;
+  query_request.hint = statement.Find("hint", &it) ? &it : nullptr;
+  query_request.limit = limit;
+  CAIRN_ASSIGN_OR_RETURN(CanonicalQuery canonical, CanonicalQuery::Parse(query_request));
   if (ctx.explain != nullptr) {
     ExplainTarget target;
     target.ns = ns;
     target.collection = ctx.state.engine().catalog().Find(ns);
-    target.query = &spec;
     target.root = ExplainTarget::Root::kDelete;
-    return RunExplain(ctx, *ctx.explain, target, ctx.explain->reply);
+    return canonical.Explain(ctx, *ctx.explain, std::move(target), ctx.explain->reply);
   }
   CAIRN_ASSIGN_OR_RETURN(
       std::unique_ptr<CollectionWriter> writer,
       CollectionWriter::Open(ctx.state.writes(), ns, /*create_if_missing=*/false));
   if (!writer->collection()) return Status::OK();
-  CAIRN_ASSIGN_OR_RETURN(auto stream, BuildQueryStream(ctx.state.engine(), writer->collection(),
-                                                       spec, &ctx.state.id_cache()));
+  CAIRN_ASSIGN_OR_RETURN(
+      auto stream, canonical.Run(ctx.state.engine(), writer->collection(), &ctx.state.id_cache()));
   while (stream->Next()) {
     CAIRN_RETURN_IF_ERROR(writer->Remove(stream->record_id(), stream->document()));
     ++*deleted;

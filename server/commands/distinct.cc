@@ -14,8 +14,7 @@
 #include "query/pipeline/value.h"
 #include "server/catalog/namespace.h"
 #include "server/commands/command_args.h"
-#include "server/exec/explain.h"
-#include "server/exec/stream_builder.h"
+#include "server/exec/canonical_query.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
@@ -93,33 +92,26 @@ CommandOutcome HandleDistinct(CommandContext& ctx, const CommandRequest& request
   if (key.empty())
     return Status(ErrorCode::kBadValue, "FieldPath cannot be constructed with empty string");
   // The collation the query compares strings under, and the values are told apart by.
-  CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const query::ExpressionContext> context,
-                         query::ApplyQueryCollation(nullptr, args.GetDocument("collation")));
+  bson_iter_t hint;
+  QueryRequest query_request;
+  query_request.collation = args.GetDocument("collation");
+  query_request.filter = args.GetDocument("query");
+  query_request.hint = args.Get("hint", &hint) ? &hint : nullptr;
+  CAIRN_ASSIGN_OR_RETURN(CanonicalQuery canonical, CanonicalQuery::Parse(query_request));
+  canonical.spec().distinct_key = key;  // DISTINCT_SCAN when an index led by the key answers it
   std::string ns = MakeNamespace(request.db, collection);
   storage::CollectionHandle handle = ctx.state.engine().catalog().Find(ns);
-  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher,
-                         query::Matcher::Parse(args.GetDocument("query"), context));
+  const std::shared_ptr<const query::ExpressionContext>& context = canonical.context();
   DistinctValues values(context != nullptr ? context->collator() : nullptr);  // context outlives it
   if (ctx.explain != nullptr) {
-    QuerySpec spec;
-    spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
-    spec.distinct_key = key;  // DISTINCT_SCAN when an index led by the key answers the query
-    bson_iter_t hint;
-    if (args.Get("hint", &hint)) SetQueryHint(&hint, &spec);
     ExplainTarget target;
     target.ns = ns;
     target.collection = handle;
-    target.query = &spec;
-    return RunExplain(ctx, *ctx.explain, target, reply);
+    return canonical.Explain(ctx, *ctx.explain, std::move(target), reply);
   }
   if (handle) {
-    QuerySpec spec;
-    spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
-    spec.distinct_key = key;
-    bson_iter_t hint;
-    if (args.Get("hint", &hint)) SetQueryHint(&hint, &spec);
-    CAIRN_ASSIGN_OR_RETURN(
-        auto stream, BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache()));
+    CAIRN_ASSIGN_OR_RETURN(auto stream,
+                           canonical.Run(ctx.state.engine(), handle, &ctx.state.id_cache()));
     while (stream->Next()) CollectValues(stream->document(), key, &values);
     CAIRN_RETURN_IF_ERROR(stream->status());
   }

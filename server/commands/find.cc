@@ -20,7 +20,7 @@
 #include "server/commands/find_by_id.h"
 #include "server/cursor/cursor_batch.h"
 #include "server/cursor/tailable_cursor.h"
-#include "server/exec/explain.h"
+#include "server/exec/canonical_query.h"
 #include "server/exec/sort_stream.h"
 #include "server/exec/stream_builder.h"
 
@@ -124,16 +124,6 @@ class FindOutputStream final : public DocumentStream {
   Status status_;
 };
 
-// {$natural: 1|-1} sorts and hints read in (reverse) insertion order.
-bool IsNaturalOrder(BsonView spec, bool* reverse) {
-  bson_iter_t it;
-  if (!spec.Init(&it) || !bson_iter_next(&it) || IterKey(&it) != "$natural") return false;
-  double direction = 1;
-  IterAsDouble(&it, &direction);
-  *reverse = direction < 0;
-  return !bson_iter_next(&it);
-}
-
 }  // namespace
 
 CommandOutcome HandleFind(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
@@ -177,40 +167,24 @@ CommandOutcome HandleFind(CommandContext& ctx, const CommandRequest& request, bs
   const bool show_record_id = args.GetBool("showRecordId", false);
   const bool return_key = args.GetBool("returnKey", false);
 
-  QuerySpec spec;
-  spec.return_key = return_key;
-  // The command's `let` variables and $$NOW, for $expr.
+  // The command's `let` variables and $$NOW, for $expr; the rest parsed once.
   CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const query::ExpressionContext> let,
                          query::ExpressionContext::Make(args.GetDocument("let")));
-  // Its collation, under which the filter and the sort compare strings.
-  CAIRN_ASSIGN_OR_RETURN(let, query::ApplyQueryCollation(let, args.GetDocument("collation")));
-  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher,
-                         query::Matcher::Parse(args.GetDocument("filter"), let));
-  spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
-  BsonView sort = args.GetDocument("sort");
-  bool reverse = false;
-  if (IsNaturalOrder(sort, &reverse)) {
-    spec.reverse_natural = reverse;
-  } else if (!sort.empty()) {
-    CAIRN_ASSIGN_OR_RETURN(query::SortPattern pattern,
-                           query::SortPattern::Parse(sort, let->shared_collator()));
-    spec.sort = std::make_shared<const query::SortPattern>(std::move(pattern));
-  }
+  bson_iter_t hint;
+  QueryRequest query_request;
+  query_request.let = let;
+  query_request.collation = args.GetDocument("collation");
+  query_request.filter = args.GetDocument("filter");
+  query_request.sort = args.GetDocument("sort");
+  query_request.hint = args.Get("hint", &hint) ? &hint : nullptr;
+  query_request.skip = args.GetInt("skip", 0);
+  query_request.limit = args.GetInt("limit", 0);
+  CAIRN_ASSIGN_OR_RETURN(CanonicalQuery canonical, CanonicalQuery::Parse(query_request));
+  let = canonical.context();
+  QuerySpec& spec = canonical.spec();
+  spec.return_key = return_key;
   std::string ns = MakeNamespace(request.db, collection);
   storage::CollectionHandle handle = ctx.state.engine().catalog().Find(ns);
-  bson_iter_t hint;
-  if (args.Get("hint", &hint)) {
-    bool natural_reverse = false;
-    if (BSON_ITER_HOLDS_DOCUMENT(&hint) && IsNaturalOrder(IterDocument(&hint), &natural_reverse)) {
-      if (sort.empty()) spec.reverse_natural = natural_reverse;
-      spec.hint.natural = true;
-    } else {
-      // An unknown index fails when the query is planned (BuildQueryStream), as in MongoDB.
-      SetQueryHint(&hint, &spec);
-    }
-  }
-  spec.skip = args.GetInt("skip", 0);
-  spec.limit = args.GetInt("limit", 0);
   spec.min = args.GetDocument("min");
   spec.max = args.GetDocument("max");
   if (args.GetBool("allowDiskUse", true))
@@ -233,9 +207,8 @@ CommandOutcome HandleFind(CommandContext& ctx, const CommandRequest& request, bs
     ExplainTarget target;
     target.ns = ns;
     target.collection = handle;
-    target.query = &spec;
     target.projection = projection;
-    return RunExplain(ctx, *ctx.explain, target, reply);
+    return canonical.Explain(ctx, *ctx.explain, std::move(target), reply);
   }
   bool single_batch = args.GetBool("singleBatch", false);
   int64_t batch_size = args.Has("batchSize") ? args.GetInt("batchSize", 0) : -1;
@@ -251,7 +224,7 @@ CommandOutcome HandleFind(CommandContext& ctx, const CommandRequest& request, bs
                                  reply);
   }
   CAIRN_ASSIGN_OR_RETURN(cursor->stream,
-                         BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache()));
+                         canonical.Run(ctx.state.engine(), handle, &ctx.state.id_cache()));
   if (show_record_id || return_key) {
     cursor->stream = std::make_unique<FindOutputStream>(
         std::move(cursor->stream), std::move(cursor->projection), show_record_id, return_key);

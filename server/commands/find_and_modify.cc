@@ -13,8 +13,7 @@
 #include "server/catalog/namespace.h"
 #include "server/commands/command_args.h"
 #include "server/commands/write_statements.h"
-#include "server/exec/explain.h"
-#include "server/exec/stream_builder.h"
+#include "server/exec/canonical_query.h"
 #include "server/server_state.h"
 #include "server/write/collection_writer.h"
 #include "server/write/write_ops.h"
@@ -80,18 +79,18 @@ CommandOutcome HandleFindAndModify(CommandContext& ctx, const CommandRequest& re
   CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const query::ExpressionContext> let,
                          query::ExpressionContext::Make(args.GetDocument("let")));
   // Its collation, under which the query and the sort compare strings.
-  CAIRN_ASSIGN_OR_RETURN(let, query::ApplyQueryCollation(let, args.GetDocument("collation")));
+  bson_iter_t hint;
+  QueryRequest query_request;
+  query_request.let = let;
+  query_request.collation = args.GetDocument("collation");
   BsonView filter = args.GetDocument("query");
-  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(filter, let));
-  QuerySpec spec;
-  spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
-  spec.limit = 1;
-  BsonView sort = args.GetDocument("sort");
-  if (!sort.empty()) {
-    CAIRN_ASSIGN_OR_RETURN(query::SortPattern pattern,
-                           query::SortPattern::Parse(sort, let->shared_collator()));
-    spec.sort = std::make_shared<const query::SortPattern>(std::move(pattern));
-  }
+  query_request.filter = filter;
+  query_request.sort = args.GetDocument("sort");
+  query_request.hint = args.Get("hint", &hint) ? &hint : nullptr;
+  query_request.limit = 1;
+  CAIRN_ASSIGN_OR_RETURN(CanonicalQuery canonical, CanonicalQuery::Parse(query_request));
+  let = canonical.context();
+  const QuerySpec& spec = canonical.spec();
   std::optional<query::Projection> fields;
   BsonView fields_spec = args.GetDocument("fields");
   if (!fields_spec.empty()) {
@@ -115,17 +114,14 @@ CommandOutcome HandleFindAndModify(CommandContext& ctx, const CommandRequest& re
   }
 
   std::string ns = MakeNamespace(request.db, collection);
-  bson_iter_t hint;
-  if (args.Get("hint", &hint)) SetQueryHint(&hint, &spec);
   if (ctx.explain != nullptr) {
     ExplainTarget target;
     target.ns = ns;
     target.collection = ctx.state.engine().catalog().Find(ns);
-    target.query = &spec;
     target.root = remove ? ExplainTarget::Root::kDelete : ExplainTarget::Root::kUpdate;
     target.update = update ? &*update : nullptr;
     target.upsert = upsert;
-    return RunExplain(ctx, *ctx.explain, target, reply);
+    return canonical.Explain(ctx, *ctx.explain, std::move(target), reply);
   }
   CAIRN_ASSIGN_OR_RETURN(
       std::unique_ptr<CollectionWriter> writer,
@@ -134,8 +130,8 @@ CommandOutcome HandleFindAndModify(CommandContext& ctx, const CommandRequest& re
   bool found = false;
   BsonDoc result;  // the document to return
   if (writer->collection()) {
-    CAIRN_ASSIGN_OR_RETURN(auto stream, BuildQueryStream(ctx.state.engine(), writer->collection(),
-                                                         spec, &ctx.state.id_cache()));
+    CAIRN_ASSIGN_OR_RETURN(auto stream, canonical.Run(ctx.state.engine(), writer->collection(),
+                                                      &ctx.state.id_cache()));
     if (stream->Next()) {
       found = true;
       BsonView doc = stream->document();

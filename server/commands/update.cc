@@ -11,8 +11,7 @@
 #include "server/commands/command_args.h"
 #include "server/commands/reply.h"
 #include "server/commands/write_statements.h"
-#include "server/exec/explain.h"
-#include "server/exec/stream_builder.h"
+#include "server/exec/canonical_query.h"
 #include "server/server_state.h"
 #include "server/write/collection_writer.h"
 #include "server/write/write_ops.h"
@@ -51,10 +50,15 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
   // The statement's collation, under which its filter and its update compare strings.
   CAIRN_ASSIGN_OR_RETURN(BsonView collation,
                          StatementCollationField("update", "updates", statement));
-  CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const query::ExpressionContext> context,
-                         query::ApplyQueryCollation(let, collation));
-
-  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(filter, context));
+  bson_iter_t hint;
+  QueryRequest query_request;
+  query_request.let = let;
+  query_request.collation = collation;
+  query_request.filter = filter;
+  query_request.hint = statement.Find("hint", &hint) ? &hint : nullptr;
+  query_request.limit = multi ? 0 : 1;
+  CAIRN_ASSIGN_OR_RETURN(CanonicalQuery canonical, CanonicalQuery::Parse(query_request));
+  const std::shared_ptr<const query::ExpressionContext>& context = canonical.context();
   CAIRN_ASSIGN_OR_RETURN(query::Update update,
                          pipeline ? query::Update::ParsePipeline(update_doc, array_filters, context)
                                   : query::Update::Parse(update_doc, array_filters, context));
@@ -62,19 +66,15 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
     return Status(ErrorCode::kFailedToParse,
                   "multi update is not supported for replacement-style update");
   }
-  QuerySpec spec;
-  spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
-  spec.limit = multi ? 0 : 1;
-  if (statement.Find("hint", &it)) SetQueryHint(&it, &spec);
+  const QuerySpec& spec = canonical.spec();
   if (ctx.explain != nullptr) {
     ExplainTarget target;
     target.ns = ns;
     target.collection = ctx.state.engine().catalog().Find(ns);
-    target.query = &spec;
     target.root = ExplainTarget::Root::kUpdate;
     target.update = &update;
     target.upsert = upsert;
-    return RunExplain(ctx, *ctx.explain, target, ctx.explain->reply);
+    return canonical.Explain(ctx, *ctx.explain, std::move(target), ctx.explain->reply);
   }
 
   CAIRN_ASSIGN_OR_RETURN(
@@ -83,8 +83,8 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
   writer->set_bypass_document_validation(bypass_validation);
   if (writer->collection()) {
     // Built after the writer holds the collection lock, so it sees every committed write.
-    CAIRN_ASSIGN_OR_RETURN(auto stream, BuildQueryStream(ctx.state.engine(), writer->collection(),
-                                                         spec, &ctx.state.id_cache()));
+    CAIRN_ASSIGN_OR_RETURN(auto stream, canonical.Run(ctx.state.engine(), writer->collection(),
+                                                      &ctx.state.id_cache()));
     while (stream->Next()) {
       ++result->matched;
       BsonDoc new_doc;
