@@ -5,6 +5,7 @@
 
 #include "query/matcher/matcher.h"
 #include "query/matcher/text_expression.h"
+#include "query/pipeline/explain_stats.h"
 #include "query/pipeline/stage.h"
 #include "query/pipeline/stage_registry.h"
 
@@ -85,6 +86,7 @@ Result<Pipeline> Pipeline::Parse(BsonView pipeline_array, const PipelineOptions&
   }
 
   StageList stages;
+  size_t stages_parsed = 0;  // the position in the array as given (stages may desugar)
   pipeline_array.Init(&it);
   while (bson_iter_next(&it)) {
     // Checked as stages are parsed, so a huge pipeline is refused before it is all parsed.
@@ -92,6 +94,9 @@ Result<Pipeline> Pipeline::Parse(BsonView pipeline_array, const PipelineOptions&
       return Status(ErrorCode::kFailedToParse, "Pipeline length must be no longer than " +
                                                    std::to_string(kMaxPipelineLength) + " stages");
     }
+    // Counters a stage registers for explain are filed under its position (explain_stats.h).
+    if (options.stats != nullptr) options.stats->parsing_position = stages_parsed;
+    ++stages_parsed;
     CAIRN_ASSIGN_OR_RETURN(StagePtr stage, ParseStage(IterDocument(&it), options));
     stages.push_back(std::move(stage));
   }

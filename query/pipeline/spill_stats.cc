@@ -3,11 +3,10 @@
 
 namespace cairn::query {
 
-SpillStatsSlot::SpillStatsSlot(const PipelineOptions& options, std::string stage)
-    : stats_(options.stats) {
+SpillStatsSlot::SpillStatsSlot(const PipelineOptions& options) : stats_(options.stats) {
   if (stats_ == nullptr) return;
   slot_ = &stats_->spilling_stages.emplace_back();
-  slot_->stage = std::move(stage);
+  slot_->position = stats_->parsing_position;
 }
 
 void SpillStatsSlot::Record(const ExternalSorter* sorter) const {

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <memory>
-#include <string>
 
 #include "query/pipeline/explain_stats.h"
 #include "query/pipeline/pipeline.h"
@@ -16,8 +15,9 @@ namespace cairn::query {
 class SpillStatsSlot {
  public:
   SpillStatsSlot() = default;
-  // Adds the counters of `stage` ("$group", "$sort") to options.stats, when set.
-  SpillStatsSlot(const PipelineOptions& options, std::string stage);
+  // Adds the counters of a $group or $sort to options.stats, when set, under the position of the
+  // top-level stage being parsed.
+  explicit SpillStatsSlot(const PipelineOptions& options);
 
   // What `sorter` did (nullptr: the stage never needed one).
   void Record(const ExternalSorter* sorter) const;

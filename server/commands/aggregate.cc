@@ -258,7 +258,9 @@ CommandOutcome HandleAggregate(CommandContext& ctx, const CommandRequest& reques
         return out->status();
       };
     }
-    return ExplainAggregate(ctx, *explain, target, rest, run, options.stats.get(), reply);
+    const size_t first_position = pipeline->leading_match().empty() ? 0 : 1;
+    return ExplainAggregate(ctx, *explain, target, rest, first_position, run, options.stats.get(),
+                            reply);
   }
   std::unique_ptr<DocumentStream> input;
   if (local_sessions) {

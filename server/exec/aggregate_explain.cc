@@ -2,6 +2,7 @@
 // that follow it under "stages".
 #include "server/exec/aggregate_explain.h"
 
+#include <deque>
 #include <string>
 
 namespace cairn::server {
@@ -37,56 +38,31 @@ void AppendStage(bson_t* array, size_t position, BsonView stage, const query::Lo
   bson_append_document_end(array, &entry);
 }
 
-bool IsLookup(BsonView stage) {
-  bson_iter_t it;
-  return stage.Init(&it) && bson_iter_next(&it) && IterKey(&it) == "$lookup";
-}
-
-std::string_view StageName(BsonView stage) {
-  bson_iter_t it;
-  return stage.Init(&it) && bson_iter_next(&it) ? IterKey(&it) : std::string_view();
-}
-
-// The spill counters of each stage (nullptr where there are none), when the top-level $group and
-// $sort stages match the counters in number and order (a stage that desugars into them, like
-// $sortByCount, adds counters no stage shows: then none are shown).
-std::vector<const query::SpillStats*> MatchSpillStats(const std::vector<BsonView>& stages,
-                                                      const query::PipelineStats* stats) {
-  std::vector<const query::SpillStats*> matched(stages.size(), nullptr);
-  if (stats == nullptr) return matched;
-  size_t next = 0;
-  for (size_t i = 0; i < stages.size(); ++i) {
-    std::string_view name = StageName(stages[i]);
-    if (name != "$group" && name != "$sort") continue;
-    if (next >= stats->spilling_stages.size() || stats->spilling_stages[next].stage != name) {
-      return std::vector<const query::SpillStats*>(stages.size(), nullptr);
-    }
-    matched[i] = &stats->spilling_stages[next++];
+// The one element of `all` filed under `position` (null when none, or when a stage that
+// desugared into several left more than one there: their counters are not the stage's).
+template <typename Stats>
+const Stats* AtPosition(const std::deque<Stats>& all, size_t position) {
+  const Stats* found = nullptr;
+  for (const Stats& stats : all) {
+    if (stats.position != position) continue;
+    if (found != nullptr) return nullptr;
+    found = &stats;
   }
-  if (next != stats->spilling_stages.size()) {
-    return std::vector<const query::SpillStats*>(stages.size(), nullptr);
-  }
-  return matched;
+  return found;
 }
 
 }  // namespace
 
 Status ExplainAggregate(CommandContext& ctx, const ExplainOptions& options,
                         const ExplainTarget& target, const std::vector<BsonView>& stages,
-                        const std::function<Status()>& run_pipeline,
+                        size_t first_position, const std::function<Status()>& run_pipeline,
                         const query::PipelineStats* stats, bson_t* reply) {
   if (stages.empty()) return RunExplain(ctx, options, target, reply);
   BsonDoc query;
   CAIRN_RETURN_IF_ERROR(RunExplain(ctx, options, target, query.get()));
   const bool executed = options.verbosity != ExplainVerbosity::kQueryPlanner && run_pipeline;
   if (executed) CAIRN_RETURN_IF_ERROR(run_pipeline());
-  // The counters of each top-level $lookup, in order (when they match the stages shown).
-  size_t lookups = 0;
-  for (BsonView stage : stages) lookups += IsLookup(stage) ? 1 : 0;
-  const bool annotate = executed && stats != nullptr && stats->lookups.size() == lookups;
-  size_t next_lookup = 0;
-  const std::vector<const query::SpillStats*> spills =
-      MatchSpillStats(stages, executed ? stats : nullptr);
+  if (!executed) stats = nullptr;
 
   bson_iter_t it;
   if (query.view().Find("explainVersion", &it)) AppendIter(reply, "explainVersion", &it);
@@ -100,9 +76,12 @@ Status ExplainAggregate(CommandContext& ctx, const ExplainOptions& options,
   bson_append_document_end(&entry, &cursor);
   bson_append_document_end(&array, &entry);
   for (size_t i = 0; i < stages.size(); ++i) {
-    const query::LookupStats* counted = nullptr;
-    if (annotate && IsLookup(stages[i])) counted = &stats->lookups[next_lookup++];
-    AppendStage(&array, i + 1, stages[i], counted, spills[i]);
+    const size_t position = first_position + i;
+    const query::LookupStats* counted =
+        stats != nullptr ? AtPosition(stats->lookups, position) : nullptr;
+    const query::SpillStats* spill =
+        stats != nullptr ? AtPosition(stats->spilling_stages, position) : nullptr;
+    AppendStage(&array, i + 1, stages[i], counted, spill);
   }
   bson_append_array_end(reply, &array);
   // The rest of the find-shaped reply: command, serverInfo, serverParameters.

@@ -19,14 +19,16 @@
 namespace cairn::server {
 
 // `stages`: the pipeline array's stages that run after the query part (the stages following an
-// absorbed leading $match), shown as given. At the executionStats verbosities `run_pipeline`
-// (when set: not for $out/$merge) runs the whole pipeline once, discarding its output, with the
-// pipeline counting into `stats`; each $lookup's entry then also shows nReturned,
-// totalDocsExamined, totalKeysExamined, collectionScans and indexesUsed as MongoDB's classic
-// engine does, and Cairn's `strategy` (IndexedLoopJoin, HashJoin, NestedLoopJoin, ...).
+// absorbed leading $match), shown as given; `first_position`: the array position of the first
+// (1 after an absorbed $match, else 0), by which each stage's counters are found. At the
+// executionStats verbosities `run_pipeline` (when set: not for $out/$merge) runs the whole pipeline
+// once, discarding its output, with the pipeline counting into `stats`; each $lookup's entry then
+// also shows nReturned, totalDocsExamined, totalKeysExamined, collectionScans and indexesUsed as
+// MongoDB's classic engine does, and Cairn's `strategy` (IndexedLoopJoin, HashJoin, NestedLoopJoin,
+// ...).
 Status ExplainAggregate(CommandContext& ctx, const ExplainOptions& options,
                         const ExplainTarget& target, const std::vector<BsonView>& stages,
-                        const std::function<Status()>& run_pipeline,
+                        size_t first_position, const std::function<Status()>& run_pipeline,
                         const query::PipelineStats* stats, bson_t* reply);
 
 }  // namespace cairn::server

@@ -419,7 +419,7 @@ Result<StagePtr> ParseGroup(const bson_iter_t* spec, const PipelineOptions& opti
   spill.allow_disk_use = options.allow_disk_use;
   spill.spill_dir = options.spill_dir;
   return StagePtr(std::make_shared<GroupStage>(std::move(id), std::move(fields), std::move(spill),
-                                               SpillStatsSlot(options, "$group"), ctx.num_slots(),
+                                               SpillStatsSlot(options), ctx.num_slots(),
                                                ctx.context().shared_collator()));
 }
 

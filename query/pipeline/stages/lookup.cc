@@ -146,7 +146,10 @@ Result<StagePtr> ParseLookup(const bson_iter_t* spec, const PipelineOptions& opt
   // context for the foreign side whether or not it has a pipeline. Explain counts this stage;
   // its sub-pipelines (parsed with these options) are not counted.
   CAIRN_ASSIGN_OR_RETURN(lookup->options, SubPipelineOptions(options));
-  if (options.stats != nullptr) lookup->stats = &options.stats->lookups.emplace_back();
+  if (options.stats != nullptr) {
+    lookup->stats = &options.stats->lookups.emplace_back();
+    lookup->stats->position = options.stats->parsing_position;
+  }
   if (lookup->options.expression_context == nullptr) {
     lookup->options.expression_context = ExpressionContext::Make();
   }

@@ -273,7 +273,7 @@ Result<StagePtr> ParseSort(const bson_iter_t* spec, const PipelineOptions& optio
   spill.allow_disk_use = options.allow_disk_use;
   spill.spill_dir = options.spill_dir;
   return StagePtr(std::make_shared<SortStage>(std::move(pattern), std::move(spill),
-                                              SpillStatsSlot(options, "$sort"), std::nullopt));
+                                              SpillStatsSlot(options), std::nullopt));
 }
 
 }  // namespace cairn::query::stages
