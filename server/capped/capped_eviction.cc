@@ -2,7 +2,6 @@
 // overflows the collection.
 #include "server/capped/capped_eviction.h"
 
-#include "server/write/collection_writer.h"
 #include "server/write/write_context.h"
 
 namespace cairn::server {
@@ -21,11 +20,11 @@ Status CappedEvictor::CheckFits(BsonView doc) const {
   return Status::OK();
 }
 
-Status CappedEvictor::AfterInsert(CollectionWriter& writer, storage::RecordId id, BsonView doc) {
+Status CappedEvictor::AfterInsert(EvictingWriter& writer, storage::RecordId id, BsonView doc) {
   inserted_ = true;
   pending_.emplace_back(id, std::string(reinterpret_cast<const char*>(doc.data()), doc.size()));
   int64_t count_delta = 0, size_delta = 0;
-  writer.unit_.PendingCounts(collection_, &count_delta, &size_delta);
+  writer.PendingCounts(collection_, &count_delta, &size_delta);
   const storage::Engine& engine = state_.engine();
   int64_t count = engine.RecordCount(collection_) + count_delta;
   int64_t bytes = engine.DataSize(collection_) + size_delta;
@@ -39,7 +38,7 @@ Status CappedEvictor::AfterInsert(CollectionWriter& writer, storage::RecordId id
   return Status::OK();
 }
 
-Result<bool> CappedEvictor::EvictOldest(CollectionWriter& writer, storage::RecordId keep,
+Result<bool> CappedEvictor::EvictOldest(EvictingWriter& writer, storage::RecordId keep,
                                         int64_t* bytes) {
   while (!scan_done_) {
     if (!scan_) {
@@ -60,7 +59,7 @@ Result<bool> CappedEvictor::EvictOldest(CollectionWriter& writer, storage::Recor
       replaced_.erase(it);
       doc = BsonView(reinterpret_cast<const uint8_t*>(newest.data()), newest.size());
     }
-    CAIRN_RETURN_IF_ERROR(writer.Remove(rid, doc));
+    CAIRN_RETURN_IF_ERROR(writer.RemoveForEviction(rid, doc));
     evicted_upto_ = rid + 1;
     *bytes = static_cast<int64_t>(doc.size());
     return true;
@@ -71,7 +70,7 @@ Result<bool> CappedEvictor::EvictOldest(CollectionWriter& writer, storage::Recor
     pending_.pop_front();
     if (removed_.count(rid)) continue;
     BsonView doc(reinterpret_cast<const uint8_t*>(bytes_copy.data()), bytes_copy.size());
-    CAIRN_RETURN_IF_ERROR(writer.Remove(rid, doc));
+    CAIRN_RETURN_IF_ERROR(writer.RemoveForEviction(rid, doc));
     *bytes = static_cast<int64_t>(doc.size());
     return true;
   }

@@ -29,8 +29,19 @@
 
 namespace cairn::server {
 
-class CollectionWriter;
 class WriteContext;
+
+// What eviction needs of the writer that owns the evictor (write/collection_writer.h implements
+// it): removing a record in its uncommitted unit, and what that unit adds to the collection.
+class EvictingWriter {
+ public:
+  virtual Status RemoveForEviction(storage::RecordId id, BsonView doc) = 0;
+  virtual void PendingCounts(storage::Prefix collection, int64_t* count_delta,
+                             int64_t* size_delta) const = 0;
+
+ protected:
+  ~EvictingWriter() = default;
+};
 
 class CappedEvictor {
  public:
@@ -48,7 +59,7 @@ class CappedEvictor {
   Status CheckFits(BsonView doc) const;
   // After `writer` added `doc` under `id`: removes the oldest documents while the collection
   // (committed + pending) is over its limits. Never removes `id` itself.
-  Status AfterInsert(CollectionWriter& writer, storage::RecordId id, BsonView doc);
+  Status AfterInsert(EvictingWriter& writer, storage::RecordId id, BsonView doc);
   // The writer replaced or removed a record in the current unit (evicting it later must use
   // its newest bytes, or skip it).
   void OnReplace(storage::RecordId id, BsonView new_doc);
@@ -59,7 +70,7 @@ class CappedEvictor {
 
  private:
   // Evicts the oldest live document of the unit's view; false when none is left to evict.
-  Result<bool> EvictOldest(CollectionWriter& writer, storage::RecordId keep, int64_t* bytes);
+  Result<bool> EvictOldest(EvictingWriter& writer, storage::RecordId keep, int64_t* bytes);
 
   WriteContext& state_;
   storage::Prefix collection_;

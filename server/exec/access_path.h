@@ -16,7 +16,7 @@
 #include "common/status.h"
 #include "server/exec/document_stream.h"
 #include "server/exec/id_cache.h"
-#include "server/exec/stream_builder.h"
+#include "server/exec/query_spec.h"
 #include "storage/engine.h"
 
 namespace cairn::server {

@@ -13,7 +13,7 @@
 #include "common/status.h"
 #include "query/matcher/text_expression.h"
 #include "server/exec/document_stream.h"
-#include "server/exec/stream_builder.h"
+#include "server/exec/query_spec.h"
 #include "storage/engine.h"
 
 namespace cairn::server {

@@ -6,7 +6,6 @@
 
 #include "common/bson_validate.h"
 #include "index/key_string.h"
-#include "server/capped/capped_eviction.h"
 #include "server/catalog/collection_validator.h"
 
 namespace cairn::server {
@@ -453,6 +452,11 @@ Status CollectionWriter::Commit() {
     pending.removed.clear();
   }
   return status;
+}
+
+void CollectionWriter::PendingCounts(storage::Prefix collection, int64_t* count_delta,
+                                     int64_t* size_delta) const {
+  unit_.PendingCounts(collection, count_delta, size_delta);
 }
 
 }  // namespace cairn::server

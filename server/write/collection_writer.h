@@ -20,13 +20,12 @@
 #include "common/status.h"
 #include "index/key_generator.h"
 #include "query/matcher/document_validator.h"
+#include "server/capped/capped_eviction.h"
 #include "server/catalog/collection_indexes.h"
 #include "server/write/write_context.h"
 #include "storage/engine.h"
 
 namespace cairn::server {
-
-class CappedEvictor;  // server/capped/capped_eviction.h
 
 // Checks and shapes a client document for insertion, as MongoDB's fixDocumentForInsert:
 // larger than 16 MiB → BadValue "object to insert too large. size in bytes: N, max size:
@@ -36,7 +35,7 @@ class CappedEvictor;  // server/capped/capped_eviction.h
 // copy, no allocation), else a view of the rewritten copy placed in *storage.
 Result<BsonView> PrepareForInsert(BsonView doc, std::optional<BsonDoc>* storage);
 
-class CollectionWriter {
+class CollectionWriter final : private EvictingWriter {
  public:
   // Opens a writer on `ns` and takes its write lock. With create_if_missing a missing collection
   // is created (implicit creation, as on MongoDB's first insert); otherwise collection() is null
@@ -78,7 +77,10 @@ class CollectionWriter {
   size_t pending_bytes() const { return unit_.ApproximateBytes(); }
 
  private:
-  friend class CappedEvictor;  // evicts through Remove, reads the unit's pending counts
+  // EvictingWriter: how the capped evictor removes and counts through this writer.
+  Status RemoveForEviction(storage::RecordId id, BsonView doc) override { return Remove(id, doc); }
+  void PendingCounts(storage::Prefix collection, int64_t* count_delta,
+                     int64_t* size_delta) const override;
 
   // Index keys added and removed in the uncommitted unit, per unique secondary index: a key's
   // owner is decided by these before storage is asked.
