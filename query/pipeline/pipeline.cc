@@ -14,8 +14,8 @@ namespace cairn::query {
 namespace {
 
 // The position rules of MongoDB's Pipeline::validateCommon: a writing stage ($out, $merge) only
-// last (40601); a source stage ($documents) only first (40602); $text only in the first
-// $match (17313).
+// last (40601); a source stage ($documents, $collStats, $currentOp, $listLocalSessions) only
+// first (40602); $text only in the first $match (17313).
 Status CheckStagePositions(const StageList& stages) {
   for (size_t i = 0; i < stages.size(); ++i) {
     std::string_view name = stages[i]->name();
@@ -31,7 +31,7 @@ Status CheckStagePositions(const StageList& stages) {
                       "$match with $text is only allowed as the first pipeline stage");
       }
     }
-    if (name == "$documents" && i != 0) {
+    if (stages[i]->is_source() && i != 0) {
       return Status(ErrorCode::kLocation40602,
                     std::string(name) + " is only valid as the first stage in a pipeline");
     }
@@ -118,6 +118,10 @@ BsonView Pipeline::leading_match() const {
   if (stages_ == nullptr || stages_->empty()) return BsonView();
   const Matcher* matcher = stages_->front()->matcher();
   return matcher != nullptr ? matcher->filter() : BsonView();
+}
+
+bool Pipeline::starts_with_source() const {
+  return stages_ != nullptr && !stages_->empty() && stages_->front()->is_source();
 }
 
 std::unique_ptr<DocumentSource> Pipeline::Bind(std::unique_ptr<DocumentSource> input,

@@ -24,6 +24,7 @@ namespace cairn::query {
 class Stage;               // query/pipeline/stage.h
 class ForeignCollections;  // query/pipeline/foreign_collections.h
 class OutputTargets;       // query/pipeline/output_target.h
+class ServerSources;       // query/pipeline/server_sources.h
 struct PipelineStats;      // query/pipeline/explain_stats.h
 
 // Per-pipeline settings.
@@ -58,6 +59,17 @@ struct PipelineOptions {
   // The other collections of the database, for $lookup's `from`. Default: none ($lookup then
   // reads every foreign collection as empty).
   std::shared_ptr<ForeignCollections> foreign;
+
+  // What $collStats, $currentOp and $listLocalSessions report (the server's implementation).
+  // Default: none — such a stage then fails when it runs.
+  std::shared_ptr<ServerSources> server_sources;
+
+  // The namespace the aggregate runs on (MongoDB's expression context namespace): its database,
+  // and its collection, empty for a database-level aggregate ({aggregate: 1}). $collStats
+  // reports on it; $currentOp and $listLocalSessions need admin and {aggregate: 1}.
+  // Default: none (empty).
+  std::string db;
+  std::string collection;
 
   // Where top-level stages count what explain's executionStats shows (explain_stats.h).
   // Default: none (nothing is counted). Sub-pipelines are parsed without it.
@@ -101,6 +113,10 @@ class Pipeline {
   // leading_match() when skip_leading_match is true). The Pipeline must outlive the result.
   std::unique_ptr<DocumentSource> Bind(std::unique_ptr<DocumentSource> input,
                                        bool skip_leading_match) const;
+
+  // Whether the first stage generates the pipeline's documents and reads no input ($documents,
+  // $collStats, $currentOp, $listLocalSessions): the caller then need not open the collection.
+  bool starts_with_source() const;
 
   // Number of stages after optimisation (for tests and explain).
   size_t size() const { return stages_ ? stages_->size() : 0; }

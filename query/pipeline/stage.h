@@ -45,6 +45,10 @@ class Stage {
   // Builds this stage's executor pulling from `child`. The Stage must outlive the executor.
   virtual std::unique_ptr<DocumentSource> Bind(std::unique_ptr<DocumentSource> child) const = 0;
 
+  // Whether this is a source stage: it ignores its input and generates its own documents
+  // ($documents, $collStats, $currentOp, $listLocalSessions); valid only first (40602).
+  virtual bool is_source() const { return false; }
+
   // What neighbours' OptimizeAt need to know: the count of a $limit / $skip, the filter of a
   // $match.
   virtual std::optional<int64_t> limit_count() const { return std::nullopt; }

@@ -42,6 +42,9 @@ constexpr StageRow kStages[] = {
     {"$unionWith", stages::ParseUnionWith},
     {"$facet", stages::ParseFacet},
     {"$bucketAuto", stages::ParseBucketAuto},
+    {"$collStats", stages::ParseCollStats},
+    {"$currentOp", stages::ParseCurrentOp},
+    {"$listLocalSessions", stages::ParseListLocalSessions},
 };
 
 // MongoDB 7.0 stages (document_source_*.cpp REGISTER_DOCUMENT_SOURCE names a user can write)
@@ -49,15 +52,12 @@ constexpr StageRow kStages[] = {
 constexpr std::string_view kNotImplemented[] = {
     "$changeStream",
     "$changeStreamSplitLargeEvent",
-    "$collStats",
-    "$currentOp",
     "$densify",
     "$fill",
     "$geoNear",
     "$graphLookup",
     "$indexStats",
     "$listCatalog",
-    "$listLocalSessions",
     "$listSampledQueries",
     "$listSearchIndexes",
     "$listSessions",

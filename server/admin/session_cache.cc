@@ -2,10 +2,8 @@
 #include "server/admin/session_cache.h"
 
 #include <cstring>
-#include <string>
 
 #include "common/mutex.h"
-#include "server/exec/leading_stage.h"
 
 namespace cairn::server {
 
@@ -91,56 +89,6 @@ std::vector<BsonDoc> SessionCache::List() {
     out.push_back(std::move(doc));
   }
   return out;
-}
-
-Result<std::optional<LocalSessionsSource>> TakeLeadingListLocalSessions(SessionCache& cache,
-                                                                        std::string_view db,
-                                                                        BsonView pipeline) {
-  bson_iter_t stages, stage;
-  if (!FindLeadingStage(pipeline, "$listLocalSessions", &stages, &stage)) {
-    return std::optional<LocalSessionsSource>();
-  }
-  if (db != "admin") {
-    return Status(ErrorCode::kInvalidNamespace,
-                  "$listLocalSessions must be run against the 'admin' database with "
-                  "{aggregate: 1}");
-  }
-  if (!BSON_ITER_HOLDS_DOCUMENT(&stage)) {
-    return Status(ErrorCode::kTypeMismatch,
-                  "$listLocalSessions options must be specified in an object, but found: " +
-                      std::string(BsonTypeName(bson_iter_type(&stage))));
-  }
-  bson_iter_t option;
-  IterDocument(&stage).Init(&option);
-  while (bson_iter_next(&option)) {
-    std::string_view name = IterKey(&option);
-    if (name == "allUsers") {
-      if (!BSON_ITER_HOLDS_BOOL(&option)) {
-        return Status(ErrorCode::kTypeMismatch,
-                      "BSON field '$listLocalSessions.allUsers' is the wrong type '" +
-                          std::string(BsonTypeName(bson_iter_type(&option))) +
-                          "', expected type 'bool'");
-      }
-    } else if (name == "users") {
-      if (!BSON_ITER_HOLDS_ARRAY(&option)) {
-        return Status(ErrorCode::kTypeMismatch,
-                      "BSON field '$listLocalSessions.users' is the wrong type '" +
-                          std::string(BsonTypeName(bson_iter_type(&option))) +
-                          "', expected type 'array'");
-      }
-    } else if (name == "$_internalPredicate") {
-      continue;
-    } else {
-      return Status(ErrorCode::kLocation40415, "BSON field '$listLocalSessions." +
-                                                   std::string(name) + "' is an unknown field.");
-    }
-  }
-  // Without authentication every session belongs to the one (absent) user, so each form lists
-  // them all.
-  LocalSessionsSource source;
-  source.documents = cache.List();
-  source.rest = RestOfPipeline(&stages);
-  return std::optional<LocalSessionsSource>(std::move(source));
 }
 
 }  // namespace cairn::server

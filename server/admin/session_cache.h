@@ -16,8 +16,6 @@
 
 #include "common/bson_doc.h"
 #include "common/mutex.h"
-#include "common/status.h"
-#include "server/exec/leading_stage.h"
 
 namespace cairn::server {
 
@@ -46,14 +44,5 @@ class SessionCache {
   std::unordered_map<SessionId, std::chrono::system_clock::time_point, Hash> sessions_;
   size_t touches_since_prune_ = 0;
 };
-
-// Runs a leading {$listLocalSessions: {allUsers?, users?}} of a database-level aggregate:
-// nullopt when the pipeline does not start with it; otherwise the sessions and the remaining
-// stages (renumbered). Errors as MongoDB: not admin with {aggregate: 1} → InvalidNamespace 73,
-// a non-object spec → TypeMismatch, an unknown field → 40415.
-using LocalSessionsSource = LeadingStageSource;
-Result<std::optional<LocalSessionsSource>> TakeLeadingListLocalSessions(SessionCache& cache,
-                                                                        std::string_view db,
-                                                                        BsonView pipeline);
 
 }  // namespace cairn::server

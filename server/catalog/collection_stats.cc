@@ -3,32 +3,17 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "server/capped/capped_options.h"
-#include "server/exec/leading_stage.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
-
-namespace {
-
-class DocumentsStream final : public DocumentStream {
- public:
-  explicit DocumentsStream(std::vector<BsonDoc> documents) : documents_(std::move(documents)) {}
-  bool Next() override { return next_ < documents_.size() && ++next_ > 0; }
-  BsonView document() const override { return documents_[next_ - 1].view(); }
-  storage::RecordId record_id() const override { return 0; }
-  Status status() const override { return Status::OK(); }
-
- private:
-  std::vector<BsonDoc> documents_;
-  size_t next_ = 0;
-};
-
-}  // namespace
 
 void AppendStorageStats(ServerState& state, const storage::CollectionHandle& collection,
                         int64_t scale, bson_t* out) {
@@ -77,37 +62,11 @@ void AppendStorageStats(ServerState& state, const storage::CollectionHandle& col
   AppendNumberAsMongoDB(out, "scaleFactor", scale);
 }
 
-Result<std::optional<CollStatsSource>> TakeLeadingCollStats(ServerState& state, std::string_view ns,
-                                                            BsonView pipeline) {
-  bson_iter_t stages, stage;
-  if (!FindLeadingStage(pipeline, "$collStats", &stages, &stage)) {
-    return std::optional<CollStatsSource>();
-  }
-  if (!BSON_ITER_HOLDS_DOCUMENT(&stage)) {
-    return Status(ErrorCode::kBadValue, "$collStats must take a nested object but found: " +
-                                            ToShellString(IterDocument(&stages)));
-  }
-  BsonView spec = IterDocument(&stage);
-  bson_iter_t option;
-  spec.Init(&option);
-  while (bson_iter_next(&option)) {
-    std::string_view name = IterKey(&option);
-    if (name != "storageStats" && name != "count" && name != "latencyStats" &&
-        name != "queryExecStats") {
-      return Status(ErrorCode::kLocation40415,
-                    "BSON field '$collStats." + std::string(name) + "' is an unknown field.");
-    }
-    if (!BSON_ITER_HOLDS_DOCUMENT(&option)) {
-      return Status(ErrorCode::kTypeMismatch,
-                    "BSON field '$collStats." + std::string(name) + "' is the wrong type '" +
-                        std::string(BsonTypeName(bson_iter_type(&option))) +
-                        "', expected type 'object'");
-    }
-  }
-
+BsonDoc CollStatsDocument(ServerState& state, std::string_view ns,
+                          const query::CollStatsSpec& spec) {
   storage::CollectionHandle collection = state.engine().catalog().Find(ns);
-  CollStatsSource source;
-  bson_t* out = source.document.get();
+  BsonDoc document;
+  bson_t* out = document.get();
   AppendUtf8(out, "ns", ns);
   char hostname[256] = {0};
   gethostname(hostname, sizeof hostname - 1);
@@ -116,7 +75,7 @@ Result<std::optional<CollStatsSource>> TakeLeadingCollStats(ServerState& state, 
                         std::chrono::duration_cast<std::chrono::milliseconds>(
                             std::chrono::system_clock::now().time_since_epoch())
                             .count());
-  if (spec.Find("latencyStats", &option)) {
+  if (spec.latency_stats) {
     bson_t latency, section;
     BSON_APPEND_DOCUMENT_BEGIN(out, "latencyStats", &latency);
     for (const char* kind : {"reads", "writes", "commands", "transactions"}) {
@@ -127,41 +86,20 @@ Result<std::optional<CollStatsSource>> TakeLeadingCollStats(ServerState& state, 
     }
     bson_append_document_end(out, &latency);
   }
-  if (spec.Find("storageStats", &option)) {
-    int64_t scale = 1;
-    bson_iter_t scale_it;
-    if (IterDocument(&option).Find("scale", &scale_it)) {
-      double value = 0;
-      if (!IterAsDouble(&scale_it, &value) || value < 1) {
-        return Status(ErrorCode::kBadValue, "scale has to be > 0");
-      }
-      scale = static_cast<int64_t>(value);
-    }
+  if (spec.storage_stats) {
     bson_t stats;
     BSON_APPEND_DOCUMENT_BEGIN(out, "storageStats", &stats);
-    AppendStorageStats(state, collection, scale, &stats);
+    AppendStorageStats(state, collection, spec.scale, &stats);
     bson_append_document_end(out, &stats);
   }
-  if (spec.Find("count", &option)) {
+  if (spec.count) {
     bson_t count;
     BSON_APPEND_DOCUMENT_BEGIN(out, "count", &count);
     AppendNumberAsMongoDB(&count, "count",
                           collection ? state.engine().RecordCount(collection->prefix) : 0);
     bson_append_document_end(out, &count);
   }
-
-  source.rest = RestOfPipeline(&stages);
-  return std::optional<CollStatsSource>(std::move(source));
-}
-
-std::unique_ptr<DocumentStream> MakeDocumentsStream(std::vector<BsonDoc> documents) {
-  return std::make_unique<DocumentsStream>(std::move(documents));
-}
-
-std::unique_ptr<DocumentStream> MakeSingleDocumentStream(BsonDoc document) {
-  std::vector<BsonDoc> one;
-  one.push_back(std::move(document));
-  return MakeDocumentsStream(std::move(one));
+  return document;
 }
 
 }  // namespace cairn::server

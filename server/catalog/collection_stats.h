@@ -8,14 +8,10 @@
 
 #include <bson/bson.h>
 
-#include <memory>
-#include <optional>
 #include <string_view>
-#include <vector>
 
 #include "common/bson_doc.h"
-#include "common/status.h"
-#include "server/exec/document_stream.h"
+#include "query/pipeline/server_sources.h"
 #include "storage/catalog.h"
 
 namespace cairn::server {
@@ -29,21 +25,10 @@ class ServerState;
 void AppendStorageStats(ServerState& state, const storage::CollectionHandle& collection,
                         int64_t scale, bson_t* out);
 
-// A pipeline that starts with $collStats, split: the one document the stage outputs for `ns`
-// and the rest of the pipeline (a new array), to run over that document. nullopt when the
-// pipeline does not start with $collStats. Errors: the stage's spec must be a document
-// (BadValue 2), its storageStats / count / latencyStats / queryExecStats documents
-// (TypeMismatch 14), storageStats.scale a positive number (BadValue 2).
-struct CollStatsSource {
-  BsonDoc document;
-  BsonDoc rest;  // the remaining stages, as a BSON array
-};
-Result<std::optional<CollStatsSource>> TakeLeadingCollStats(ServerState& state, std::string_view ns,
-                                                            BsonView pipeline);
-
-// A stream yielding one document once (the $collStats output).
-std::unique_ptr<DocumentStream> MakeSingleDocumentStream(BsonDoc document);
-// A stream yielding `documents` in order (the $listLocalSessions output).
-std::unique_ptr<DocumentStream> MakeDocumentsStream(std::vector<BsonDoc> documents);
+// The one document $collStats outputs for the collection `ns` (one that does not exist reports
+// as empty): ns, host, localTime, then the latencyStats (all zeros: Cairn keeps no latency
+// histograms), storageStats and count sections `spec` asks for (queryExecStats adds nothing).
+BsonDoc CollStatsDocument(ServerState& state, std::string_view ns,
+                          const query::CollStatsSpec& spec);
 
 }  // namespace cairn::server

@@ -1,10 +1,12 @@
 // aggregate on a collection: parses the pipeline (query/pipeline), runs a leading $match through
 // the server's query execution (so _id lookups are point reads), streams the rest through the
 // pipeline's stages and returns results through a cursor like find. A database-level aggregate
-// ({aggregate: 1}) starts from a collectionless stage ($documents) over no input; $out and $merge
-// write through exec/output_targets.h; a leading $collStats feeds the rest its one document
-// (collection_stats.h). explain (the argument or the explain command) shows the query part's plan
-// and the stages after it (aggregate_explain.h); `hint` steers the query part.
+// ({aggregate: 1}) starts from a collectionless stage ($documents, $currentOp,
+// $listLocalSessions) over no input; so does a collection's pipeline that starts with a source
+// stage ($collStats). $out and $merge write through exec/output_targets.h, $lookup reads through
+// exec/foreign_collections.h, and $collStats, $currentOp and $listLocalSessions read the server's
+// state through exec/server_sources.h. explain (the argument or the explain command) shows the
+// query part's plan and the stages after it (aggregate_explain.h); `hint` steers the query part.
 #include <functional>
 #include <memory>
 #include <optional>
@@ -17,17 +19,15 @@
 #include "query/pipeline/explain_stats.h"
 #include "query/pipeline/pipeline.h"
 #include "query/pipeline/text_score_check.h"
-#include "server/admin/current_op.h"
-#include "server/admin/session_cache.h"
-#include "server/catalog/collection_stats.h"
 #include "server/catalog/namespace.h"
 #include "server/commands/command_args.h"
 #include "server/cursor/cursor_batch.h"
 #include "server/exec/aggregate_explain.h"
 #include "server/exec/aggregate_memory.h"
+#include "server/exec/canonical_query.h"
 #include "server/exec/foreign_collections.h"
 #include "server/exec/output_targets.h"
-#include "server/exec/stream_builder.h"
+#include "server/exec/server_sources.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
@@ -70,6 +70,12 @@ std::string_view StageNameAt(BsonView pipeline, bool last) {
 bool IsCollectionlessStage(std::string_view name) {
   return name == "$documents" || name == "$listLocalSessions" || name == "$currentOp" ||
          name == "$changeStream" || name == "$listSessions";
+}
+
+// The source stages that report the server's state rather than documents of a collection:
+// explain of a pipeline they start is not supported yet.
+bool IsServerStateStage(std::string_view name) {
+  return name == "$collStats" || name == "$currentOp" || name == "$listLocalSessions";
 }
 
 }  // namespace
@@ -163,6 +169,10 @@ CommandOutcome HandleAggregate(CommandContext& ctx, const CommandRequest& reques
                                              args.GetBool("bypassDocumentValidation", false));
   // What $lookup reads.
   options.foreign = MakeForeignCollections(ctx.state, std::string(request.db));
+  // What $collStats, $currentOp and $listLocalSessions report, and the namespace they check.
+  options.server_sources = MakeServerSources(ctx.state);
+  options.db = std::string(request.db);
+  if (!collectionless) options.collection = std::string(collection);
   // Where and past what $sort and $group spill.
   SetMemoryOptions(ctx.state, args.GetBool("allowDiskUse", true), &options);
   // Explain at the executionStats verbosities runs the pipeline (never one that writes) and
@@ -172,28 +182,8 @@ CommandOutcome HandleAggregate(CommandContext& ctx, const CommandRequest& reques
       final_stage != "$out" && final_stage != "$merge") {
     options.stats = std::make_shared<query::PipelineStats>();
   }
-  // A leading $collStats makes the one document the other stages read (collection_stats.h).
-  std::optional<CollStatsSource> coll_stats;
-  std::optional<LocalSessionsSource> local_sessions;
-  // A $currentOp: the server's operations (current_op.h), fed to the rest like local sessions.
-  CAIRN_ASSIGN_OR_RETURN(local_sessions, TakeLeadingCurrentOp(ctx.state, request.db, collectionless,
-                                                              IterDocument(&pipeline_it)));
-  if (local_sessions) {
-    // answered by $currentOp
-  } else if (collectionless) {
-    CAIRN_ASSIGN_OR_RETURN(
-        local_sessions,
-        TakeLeadingListLocalSessions(ctx.state.sessions(), request.db, IterDocument(&pipeline_it)));
-  } else {
-    CAIRN_ASSIGN_OR_RETURN(coll_stats,
-                           TakeLeadingCollStats(ctx.state, MakeNamespace(request.db, collection),
-                                                IterDocument(&pipeline_it)));
-  }
   CAIRN_ASSIGN_OR_RETURN(query::Pipeline parsed,
-                         query::Pipeline::Parse(coll_stats       ? coll_stats->rest.view()
-                                                : local_sessions ? local_sessions->rest.view()
-                                                                 : IterDocument(&pipeline_it),
-                                                options));
+                         query::Pipeline::Parse(IterDocument(&pipeline_it), options));
   std::string_view first_stage = StageNameAt(IterDocument(&pipeline_it), /*last=*/false);
   if (collectionless && !IsCollectionlessStage(first_stage)) {
     return Status(ErrorCode::kInvalidNamespace,
@@ -206,25 +196,24 @@ CommandOutcome HandleAggregate(CommandContext& ctx, const CommandRequest& reques
   if (final_stage == "$out" || final_stage == "$merge") batch_size = -1;
   auto pipeline = std::make_unique<query::Pipeline>(std::move(parsed));
 
-  QuerySpec spec;
-  CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(pipeline->leading_match(),
-                                                                       options.expression_context));
-  spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
+  // The query part: the leading $match (absorbed from the pipeline) and the hint.
+  bson_iter_t hint;
+  QueryRequest query_request;
+  query_request.let = options.expression_context;  // the collation is already applied
+  query_request.filter = pipeline->leading_match();
+  query_request.hint = args.Get("hint", &hint) ? &hint : nullptr;
+  CAIRN_ASSIGN_OR_RETURN(CanonicalQuery canonical, CanonicalQuery::Parse(query_request));
+  const QuerySpec& spec = canonical.spec();
   // {$meta: "textScore"} needs the scores of a leading $text search (40218 before running); a
   // malformed $text is reported by the search itself.
   Result<const query::TextMatchExpression*> text = query::FindTextClause(spec.matcher->root());
-  CAIRN_RETURN_IF_ERROR(query::CheckTextScoreAvailable(coll_stats ? coll_stats->rest.view()
-                                                       : local_sessions
-                                                           ? local_sessions->rest.view()
-                                                           : IterDocument(&pipeline_it),
-                                                       !text.ok() || *text != nullptr));
+  CAIRN_RETURN_IF_ERROR(
+      query::CheckTextScoreAvailable(IterDocument(&pipeline_it), !text.ok() || *text != nullptr));
   std::string ns = MakeNamespace(request.db, collection);
   storage::CollectionHandle handle =
       collectionless ? nullptr : ctx.state.engine().catalog().Find(ns);
-  bson_iter_t hint;
-  if (args.Get("hint", &hint)) SetQueryHint(&hint, &spec);
   if (explain != nullptr) {
-    if (collectionless || coll_stats || local_sessions) {
+    if (collectionless || IsServerStateStage(first_stage)) {
       return Status(ErrorCode::kBadValue, "explain of an aggregate starting with " +
                                               std::string(first_stage) +
                                               " is not supported by Cairn yet");
@@ -248,9 +237,8 @@ CommandOutcome HandleAggregate(CommandContext& ctx, const CommandRequest& reques
     std::function<Status()> run;
     if (options.stats != nullptr) {
       run = [&]() -> Status {
-        CAIRN_ASSIGN_OR_RETURN(
-            std::unique_ptr<DocumentStream> input,
-            BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache()));
+        CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<DocumentStream> input,
+                               canonical.Run(ctx.state.engine(), handle, &ctx.state.id_cache()));
         std::unique_ptr<query::DocumentSource> out =
             pipeline->Bind(std::move(input), /*skip_leading_match=*/true);
         while (out->Next()) {
@@ -262,21 +250,17 @@ CommandOutcome HandleAggregate(CommandContext& ctx, const CommandRequest& reques
     return ExplainAggregate(ctx, *explain, target, rest, first_position, run, options.stats.get(),
                             reply);
   }
-  std::unique_ptr<DocumentStream> input;
-  if (local_sessions) {
-    input = MakeDocumentsStream(std::move(local_sessions->documents));
-  } else if (coll_stats) {
-    input = MakeSingleDocumentStream(std::move(coll_stats->document));
-  } else {
-    CAIRN_ASSIGN_OR_RETURN(
-        input, BuildQueryStream(ctx.state.engine(), handle, spec, &ctx.state.id_cache()));
-  }
+  // A pipeline that starts with a source stage ($documents, $collStats, ...) generates its
+  // documents: it reads nothing of the collection, so its input is the empty stream.
+  CAIRN_ASSIGN_OR_RETURN(
+      std::unique_ptr<DocumentStream> input,
+      canonical.Run(ctx.state.engine(), pipeline->starts_with_source() ? nullptr : handle,
+                    &ctx.state.id_cache()));
 
   auto cursor = std::make_unique<Cursor>();
   cursor->ns = ns;
-  cursor->stream =
-      std::make_unique<PipelineStream>(std::move(pipeline), std::move(input),
-                                       /*skip_leading_match=*/!coll_stats && !local_sessions);
+  cursor->stream = std::make_unique<PipelineStream>(std::move(pipeline), std::move(input),
+                                                    /*skip_leading_match=*/true);
   Status first_batch = ReplyWithFirstBatch(ctx.state, std::move(cursor), batch_size,
                                            /*single_batch=*/false, reply);
   // What the pipeline raises while it runs carries MongoDB's context (run_aggregate.cpp adds it

@@ -19,6 +19,7 @@ class DocumentsStage final : public Stage {
       : documents_(std::move(documents)), num_slots_(num_slots) {}
 
   std::string_view name() const override { return "$documents"; }
+  bool is_source() const override { return true; }
   std::unique_ptr<DocumentSource> Bind(std::unique_ptr<DocumentSource> child) const override;
 
   const Expression& documents() const { return *documents_; }

@@ -33,6 +33,11 @@ Result<StagePtr> ParseOut(const bson_iter_t* spec, const PipelineOptions& option
 Result<StagePtr> ParseMerge(const bson_iter_t* spec, const PipelineOptions& options);
 // $documents (documents.cc): the source stage of a database-level aggregate.
 Result<StagePtr> ParseDocuments(const bson_iter_t* spec, const PipelineOptions& options);
+// The source stages that report the server's state (through ServerSources): $collStats
+// (coll_stats.cc), $currentOp (current_op.cc), $listLocalSessions (list_local_sessions.cc).
+Result<StagePtr> ParseCollStats(const bson_iter_t* spec, const PipelineOptions& options);
+Result<StagePtr> ParseCurrentOp(const bson_iter_t* spec, const PipelineOptions& options);
+Result<StagePtr> ParseListLocalSessions(const bson_iter_t* spec, const PipelineOptions& options);
 
 Result<StagePtr> ParseSortByCount(const bson_iter_t* spec,
                                   const PipelineOptions& options);  // sort_by_count.cc
