@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# What CI runs: install dependencies, build, run every CTest test (unit + integration); then the
+# What CI runs: install dependencies, build, run every CTest test (unit, integration, and the
+# format, dependency-rule and clang-tidy checks: format_check, dependency_rule, lint); then the
 # clang builds: the fuzz targets (replaying tests/fuzz/regressions/ first, then about a minute of
 # fuzzing), the integration suites against an ASan+UBSan cairnd, the concurrency suites against
 # a TSan cairnd; then the conformance run (MongoDB's driver spec tests). Each phase prints its

@@ -431,7 +431,8 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
     // The next batch of a cursor is read ahead while the reply is sent: on another loop when
     // there is one, so the send (for a 1 MiB batch, ~20% of a scan's server time: the copy and
     // the loopback TCP path) and the reading overlap; otherwise after the send.
-    std::unique_ptr<Cursor> read_ahead;
+    std::unique_ptr<Cursor> read_ahead;  // read on this loop, after the send
+    std::shared_ptr<ReadAheadJob> job;   // read on the helper loop, during the send
     if (dispatched.next.kind == Continuation::Kind::kReadAhead) {
       const int64_t cursor_id = dispatched.next.cursor_id;
       // Only when no request is already waiting (a read-ahead must never delay one), and while
@@ -439,12 +440,15 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
       boost::system::error_code pending_error;
       if (session->socket.available(pending_error) == 0 && !pending_error &&
           state.cursors().idle_bytes() < CursorManager::kIdleBytesBudget) {
-        read_ahead = state.cursors().TryCheckOut(cursor_id);
+        std::unique_ptr<Cursor> cursor = state.cursors().TryCheckOut(cursor_id);
+        if (cursor && helper != nullptr && action == DispatchAction::kReply) {
+          job = std::make_shared<ReadAheadJob>(session->socket.get_executor(), std::move(cursor));
+        } else {
+          read_ahead = std::move(cursor);
+        }
       }
     }
-    std::shared_ptr<ReadAheadJob> job;
-    if (read_ahead && helper != nullptr && action == DispatchAction::kReply) {
-      job = std::make_shared<ReadAheadJob>(session->socket.get_executor(), std::move(read_ahead));
+    if (job) {
       asio::post(*helper, [job] {
         {
           BusyMark busy;

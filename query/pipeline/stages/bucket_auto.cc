@@ -175,7 +175,7 @@ class BucketAutoStage final : public Stage {
       : group_by_(std::move(group_by)),
         num_slots_(num_slots),
         buckets_(buckets),
-        rounder_(std::move(rounder)),
+        rounder_(rounder),
         group_(std::move(group)),
         options_(std::move(options)) {}
 
@@ -421,7 +421,7 @@ Result<StagePtr> ParseBucketAuto(const bson_iter_t* spec, const PipelineOptions&
             "The $bucketAuto 'granularity' field must be a string, but found type: " + TypeOf(&it));
       }
       CAIRN_ASSIGN_OR_RETURN(Rounder found, Rounder::Find(IterUtf8(&it)));
-      rounder.emplace(std::move(found));
+      rounder.emplace(found);
     } else {
       return Status(ErrorCode::kLocation40245,
                     "Unrecognized option to $bucketAuto: " + std::string(key));
@@ -441,8 +441,7 @@ Result<StagePtr> ParseBucketAuto(const bson_iter_t* spec, const PipelineOptions&
   CAIRN_ASSIGN_OR_RETURN(StagePtr group_stage,
                          ParseStageDocument(group.view(), ParseGroup, options));
   return StagePtr(std::make_shared<BucketAutoStage>(std::move(group_by), ctx.num_slots(), *buckets,
-                                                    std::move(rounder), std::move(group_stage),
-                                                    options));
+                                                    rounder, std::move(group_stage), options));
 }
 
 }  // namespace cairn::query::stages
