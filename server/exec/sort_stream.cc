@@ -3,6 +3,7 @@
 #include "server/exec/sort_stream.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <vector>
@@ -34,16 +35,19 @@ std::string_view RecordIdBytes(const storage::RecordId& id) {
 // A sorted row's index entry (returnKey): the key pattern's address, then the key bytes. The
 // pattern belongs to the child's plan, which lives as long as this stream.
 std::string EntryBytes(const IndexKeyRef& key) {
-  std::string out(reinterpret_cast<const char*>(&key.pattern), sizeof key.pattern);
+  auto address = reinterpret_cast<std::uintptr_t>(key.pattern);
+  std::string out(reinterpret_cast<const char*>(&address), sizeof address);
   out.append(key.bytes);
   return out;
 }
 
 IndexKeyRef EntryOf(std::string_view bytes) {
   IndexKeyRef key;
-  if (bytes.size() < sizeof key.pattern) return key;
-  std::memcpy(&key.pattern, bytes.data(), sizeof key.pattern);
-  key.bytes = bytes.substr(sizeof key.pattern);
+  std::uintptr_t address = 0;
+  if (bytes.size() < sizeof address) return key;
+  std::memcpy(&address, bytes.data(), sizeof address);
+  key.pattern = reinterpret_cast<decltype(key.pattern)>(address);
+  key.bytes = bytes.substr(sizeof address);
   return key;
 }
 
