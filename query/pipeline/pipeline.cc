@@ -19,7 +19,7 @@ namespace {
 Status CheckStagePositions(const StageList& stages) {
   for (size_t i = 0; i < stages.size(); ++i) {
     std::string_view name = stages[i]->name();
-    if ((name == "$out" || name == "$merge") && i + 1 != stages.size()) {
+    if (TraitsOf(name).writes_output && i + 1 != stages.size()) {
       return Status(ErrorCode::kLocation40601,
                     std::string(name) + " can only be the final stage in the pipeline");
     }

@@ -21,6 +21,23 @@ enum class StageKind {
 
 StageKind LookupStage(std::string_view name);
 
+// What is known of a stage from its name alone, before it is parsed (MongoDB's
+// LiteParsedDocumentSource and StageConstraints). The aggregate command, the position rules and
+// the sub-pipeline stages decide with these, never by comparing stage names. All false for a
+// name that is not a stage.
+struct StageTraits {
+  bool writes_output = false;              // $out, $merge: last only, never in a sub-pipeline
+  bool independent_of_collection = false;  // may start a database-level {aggregate: 1}
+  bool reports_server_state = false;       // $collStats, $currentOp, $listLocalSessions
+  bool requires_replica_set = false;       // $changeStream: 40573 on a standalone
+};
+StageTraits TraitsOf(std::string_view name);
+
+// The name of the first or the last stage of a pipeline array (the bytes of the BSON array);
+// empty when there is none or that element is not a stage document.
+std::string_view FirstStageName(BsonView pipeline_array);
+std::string_view LastStageName(BsonView pipeline_array);
+
 // Checks the shape of one pipeline element as MongoDB's lite parse does: an object with exactly
 // one field (40323) naming a known stage (40324). `element` is positioned on the array element.
 Status CheckStageShape(const bson_iter_t* element);

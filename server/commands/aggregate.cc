@@ -18,6 +18,7 @@
 #include "query/matcher/text_expression.h"
 #include "query/pipeline/explain_stats.h"
 #include "query/pipeline/pipeline.h"
+#include "query/pipeline/stage_registry.h"
 #include "query/pipeline/text_score_check.h"
 #include "server/catalog/namespace.h"
 #include "server/commands/command_args.h"
@@ -51,32 +52,6 @@ class PipelineStream final : public DocumentStream {
   std::unique_ptr<query::Pipeline> pipeline_;
   std::unique_ptr<query::DocumentSource> output_;
 };
-
-// The name of the first (or last) stage of a pipeline array; empty when there is none.
-std::string_view StageNameAt(BsonView pipeline, bool last) {
-  std::string_view name;
-  bson_iter_t it, stage;
-  pipeline.Init(&it);
-  while (bson_iter_next(&it)) {
-    if (BSON_ITER_HOLDS_DOCUMENT(&it) && bson_iter_recurse(&it, &stage) && bson_iter_next(&stage)) {
-      name = IterKey(&stage);
-    }
-    if (!last) break;
-  }
-  return name;
-}
-
-// Stages that can start a database-level aggregate (MongoDB's "independent of any collection").
-bool IsCollectionlessStage(std::string_view name) {
-  return name == "$documents" || name == "$listLocalSessions" || name == "$currentOp" ||
-         name == "$changeStream" || name == "$listSessions";
-}
-
-// The source stages that report the server's state rather than documents of a collection:
-// explain of a pipeline they start is not supported yet.
-bool IsServerStateStage(std::string_view name) {
-  return name == "$collStats" || name == "$currentOp" || name == "$listLocalSessions";
-}
 
 }  // namespace
 
@@ -150,9 +125,15 @@ CommandOutcome HandleAggregate(CommandContext& ctx, const CommandRequest& reques
 
   bson_iter_t pipeline_it;
   args.Get("pipeline", &pipeline_it);
+  // What the first and last stages are, from their names (query::StageTraits), as MongoDB's
+  // lite-parsed pipeline knows before the stages are parsed.
+  const std::string_view first_stage = query::FirstStageName(IterDocument(&pipeline_it));
+  const query::StageTraits first_traits = query::TraitsOf(first_stage);
+  const bool writes_output =
+      query::TraitsOf(query::LastStageName(IterDocument(&pipeline_it))).writes_output;
   // Change streams read the oplog, which only a replica set has: a standalone mongod refuses
   // them before parsing the rest (DocumentSourceChangeStream's 40573).
-  if (StageNameAt(IterDocument(&pipeline_it), /*last=*/false) == "$changeStream") {
+  if (first_traits.requires_replica_set) {
     return Status(ErrorCode::kLocation40573,
                   "The $changeStream stage is only supported on replica sets");
   }
@@ -177,15 +158,13 @@ CommandOutcome HandleAggregate(CommandContext& ctx, const CommandRequest& reques
   SetMemoryOptions(ctx.state, args.GetBool("allowDiskUse", true), &options);
   // Explain at the executionStats verbosities runs the pipeline (never one that writes) and
   // shows what its stages counted.
-  std::string_view final_stage = StageNameAt(IterDocument(&pipeline_it), /*last=*/true);
   if (explain != nullptr && explain->verbosity != ExplainVerbosity::kQueryPlanner &&
-      final_stage != "$out" && final_stage != "$merge") {
+      !writes_output) {
     options.stats = std::make_shared<query::PipelineStats>();
   }
   CAIRN_ASSIGN_OR_RETURN(query::Pipeline parsed,
                          query::Pipeline::Parse(IterDocument(&pipeline_it), options));
-  std::string_view first_stage = StageNameAt(IterDocument(&pipeline_it), /*last=*/false);
-  if (collectionless && !IsCollectionlessStage(first_stage)) {
+  if (collectionless && !first_traits.independent_of_collection) {
     return Status(ErrorCode::kInvalidNamespace,
                   first_stage.empty()
                       ? std::string("{aggregate: 1} is not valid for an empty pipeline.")
@@ -193,7 +172,7 @@ CommandOutcome HandleAggregate(CommandContext& ctx, const CommandRequest& reques
                             "'; a collection is required.");
   }
   // A writing stage runs in the first batch whatever its size (the reply's cursor is empty).
-  if (final_stage == "$out" || final_stage == "$merge") batch_size = -1;
+  if (writes_output) batch_size = -1;
   auto pipeline = std::make_unique<query::Pipeline>(std::move(parsed));
 
   // The query part: the leading $match (absorbed from the pipeline) and the hint.
@@ -213,7 +192,7 @@ CommandOutcome HandleAggregate(CommandContext& ctx, const CommandRequest& reques
   storage::CollectionHandle handle =
       collectionless ? nullptr : ctx.state.engine().catalog().Find(ns);
   if (explain != nullptr) {
-    if (collectionless || IsServerStateStage(first_stage)) {
+    if (collectionless || first_traits.reports_server_state) {
       return Status(ErrorCode::kBadValue, "explain of an aggregate starting with " +
                                               std::string(first_stage) +
                                               " is not supported by Cairn yet");

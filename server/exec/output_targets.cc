@@ -29,17 +29,19 @@ std::string TemporaryName() {
   return buf;
 }
 
+enum class WritingStage { kOut, kMerge };
+
 // $out and $merge refuse system collections with their own messages before the generic rules.
-Status ValidateTarget(std::string_view stage, std::string_view db, std::string_view coll) {
+Status ValidateTarget(WritingStage stage, std::string_view db, std::string_view coll) {
   if (coll.substr(0, 7) == "system.") {
-    if (stage == "$out") {
+    if (stage == WritingStage::kOut) {
       return Status(ErrorCode::kLocation17385,
                     "Can't $out to special collection: " + std::string(coll));
     }
     return Status(ErrorCode::kLocation31319,
                   "Cannot $merge to special collection: " + std::string(coll));
   }
-  if (stage == "$merge" && (db == "admin" || db == "config" || db == "local")) {
+  if (stage == WritingStage::kMerge && (db == "admin" || db == "config" || db == "local")) {
     return Status(ErrorCode::kLocation31320,
                   "Cannot $merge to internal database: " + std::string(db));
   }
@@ -161,12 +163,12 @@ class ServerOutputTargets final : public query::OutputTargets {
       : state_(state), db_(std::move(db)), bypass_validation_(bypass_validation) {}
 
   Status CheckOut(std::string_view db, std::string_view coll) override {
-    return ValidateTarget("$out", db, coll);
+    return ValidateTarget(WritingStage::kOut, db, coll);
   }
 
   Status CheckMerge(std::string_view db, std::string_view coll,
                     const std::vector<std::string>& on_fields) override {
-    CAIRN_RETURN_IF_ERROR(ValidateTarget("$merge", db, coll));
+    CAIRN_RETURN_IF_ERROR(ValidateTarget(WritingStage::kMerge, db, coll));
     const bool on_id_only = on_fields.size() == 1 && on_fields[0] == "_id";
     if (!on_id_only &&
         !HasUniqueIndexOn(state_.engine().catalog().Find(MakeNamespace(db, coll)), on_fields)) {

@@ -89,7 +89,8 @@ class PlanStage {
 // are kept by the stream.
 class FusedStage final : public PlanStage {
  public:
-  using Describe = std::function<void(bson_t* out)>;
+  // (Spelled with the struct's tag: bson_t's alignment attribute cannot be a template argument's.)
+  using Describe = std::function<void(struct _bson_t* out)>;
   explicit FusedStage(StageType type, Describe describe = nullptr)
       : PlanStage(type), describe_(std::move(describe)) {}
 

@@ -64,10 +64,10 @@ Dispatched HandleOpMsg(ServerState& state, ConnectionInfo& connection,
     uint32_t flags = 0;
     if (size >= wire::kHeaderSize + 4) std::memcpy(&flags, frame + wire::kHeaderSize, 4);
     flags = BSON_UINT32_FROM_LE(flags);
-    if (flags & wire::kMoreToCome) return {DispatchAction::kClose};
+    if (flags & wire::kMoreToCome) return {DispatchAction::kClose, {}};
     AppendErrorFields(out->Begin(wire::kOpMsgBodyOffset), parsed.status());
     FinishOpMsg(out, header.request_id, false);
-    return {DispatchAction::kReply};
+    return {DispatchAction::kReply, {}};
   }
   const wire::OpMsg& msg = parsed.value();
   CommandRequest request;
@@ -91,7 +91,7 @@ Dispatched HandleOpMsg(ServerState& state, ConnectionInfo& connection,
   }
   if (msg.more_to_come()) {
     out->Reset(wire::kKeepReplyBytes);
-    return {DispatchAction::kNoReply};  // nothing is sent, so nothing follows a reply
+    return {DispatchAction::kNoReply, {}};  // nothing is sent, so nothing follows a reply
   }
   FinishOpMsg(out, header.request_id, msg.checksum_present());
   return {DispatchAction::kReply, std::move(next)};
@@ -110,7 +110,7 @@ Dispatched HandleOpQuery(ServerState& state, ConnectionInfo& connection,
   Result<wire::OpQuery> parsed = wire::ParseOpQuery(frame, size);
   if (!parsed.ok()) {
     LogProtocolError(connection, parsed.status());
-    return {DispatchAction::kClose};
+    return {DispatchAction::kClose, {}};
   }
   const wire::OpQuery& query = parsed.value();
   std::string_view ns = query.full_collection_name;
@@ -125,7 +125,7 @@ Dispatched HandleOpQuery(ServerState& state, ConnectionInfo& connection,
     AppendUtf8(err, "codeName", CodeName(ErrorCode::kLocation5739101));
     BSON_APPEND_DOUBLE(err, "ok", 0.0);
     FinishOpReply(out, header.request_id, wire::kReplyQueryFailure);
-    return {DispatchAction::kReply};
+    return {DispatchAction::kReply, {}};
   }
 
   // Drivers may wrap the command: {$query: {...}, $readPreference: ...}.
@@ -152,7 +152,7 @@ Dispatched HandleOpQuery(ServerState& state, ConnectionInfo& connection,
                                         std::string(kLegacyOpcodeHelp)));
   }
   FinishOpReply(out, header.request_id, wire::kReplyAwaitCapable);
-  return {DispatchAction::kReply};
+  return {DispatchAction::kReply, {}};
 }
 
 // The generic fields RunCommand reads, found in its one pass over the body.
@@ -441,7 +441,7 @@ Dispatched Dispatch(ServerState& state, ConnectionInfo& connection,
       AppendUtf8(attr.get(), "remote", connection.remote);
       logging::Log(logging::Severity::kWarning, "NETWORK", 22989, ConnectionContext(connection),
                    "Unsupported opcode: ending connection", attr.get());
-      return {DispatchAction::kClose};
+      return {DispatchAction::kClose, {}};
     }
   }
 }

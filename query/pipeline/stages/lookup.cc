@@ -25,6 +25,7 @@
 #include "query/expression/expression.h"
 #include "query/matcher/matcher.h"
 #include "query/pipeline/foreign_collections.h"
+#include "query/pipeline/stage_registry.h"
 #include "query/pipeline/stages/lookup_join.h"
 #include "query/pipeline/stages/stage_parsers.h"
 #include "query/pipeline/stages/unwind.h"
@@ -252,7 +253,7 @@ Result<StagePtr> ParseLookup(const bson_iter_t* spec, const PipelineOptions& opt
       bson_iter_t name_it;
       if (!IterDocument(&stage_it).Init(&name_it) || !bson_iter_next(&name_it)) continue;
       std::string_view name = IterKey(&name_it);
-      if (name == "$out" || name == "$merge") {
+      if (TraitsOf(name).writes_output) {
         return Status(ErrorCode::kLocation51047,
                       std::string(name) + " is not allowed within a $lookup's sub-pipeline");
       }

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "query/pipeline/foreign_collections.h"
+#include "query/pipeline/stage_registry.h"
 #include "query/pipeline/stages/buffered_input.h"
 #include "query/pipeline/stages/stage_parsers.h"
 
@@ -108,7 +109,7 @@ Status CheckSubPipelineStages(BsonView pipeline) {
     bson_iter_t name;
     if (!IterDocument(&stage).Init(&name) || !bson_iter_next(&name)) continue;
     std::string_view stage_name = IterKey(&name);
-    if (stage_name == "$out" || stage_name == "$merge") {
+    if (TraitsOf(stage_name).writes_output) {
       return Status(ErrorCode::kLocation31441,
                     std::string(stage_name) + " is not allowed within a $unionWith's sub-pipeline");
     }
