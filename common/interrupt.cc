@@ -1,4 +1,4 @@
-// Interruptible and the per-thread current operation (interrupt.h).
+// Interruptible, and the slot its streams find it in (interrupt.h).
 #include "common/interrupt.h"
 
 #include <poll.h>
@@ -6,8 +6,6 @@
 namespace cairn {
 
 namespace {
-
-thread_local Interruptible* t_current = nullptr;
 
 // How often a running operation looks at the clock: every kMaxCallsPerClockRead checks while
 // checks come fast (a scan checks every ~100 ns), down to every check when they come slowly
@@ -74,15 +72,16 @@ Status Interruptible::Check() {
   return Status::OK();
 }
 
-ScopedInterrupt::ScopedInterrupt(Interruptible* op) : previous_(t_current) { t_current = op; }
+ScopedInterrupt::ScopedInterrupt(InterruptSlot* slot, Interruptible* op) : op_(op) {
+  if (slot == nullptr || op == nullptr || slot->op() == op) return;
+  slot->op_.store(op, std::memory_order_release);
+  slot_ = slot;
+}
 
-ScopedInterrupt::~ScopedInterrupt() { t_current = previous_; }
-
-Interruptible* CurrentInterruptible() { return t_current; }
-
-Status CheckForInterrupt() {
-  Interruptible* op = t_current;
-  return op == nullptr ? Status::OK() : op->Check();
+ScopedInterrupt::~ScopedInterrupt() {
+  if (slot_ == nullptr) return;
+  Interruptible* expected = op_;
+  slot_->op_.compare_exchange_strong(expected, nullptr, std::memory_order_acq_rel);
 }
 
 }  // namespace cairn

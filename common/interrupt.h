@@ -2,10 +2,10 @@
 // maxTimeMS deadline, killOp, a shutdown, or the client's disconnect), and the check the
 // safe points make (scans, sorts, groups, joins, index builds, expression loops).
 //
-// The check is per thread: the dispatcher makes an operation current for the thread running
-// it (ScopedInterrupt), and code anywhere below — query/, index/, storage callers — calls
-// CheckForInterrupt() without the operation being passed down through every signature. A
-// command runs on one thread from start to end, so the current operation is always its own.
+// The operation is passed explicitly, never through a thread-local: a command's streams keep
+// its InterruptSlot (through the query they run), and whoever pulls them — the command, a
+// getMore, a read-ahead, each with its own Interruptible — points the slot at its operation for
+// as long as it pulls (ScopedInterrupt). A cursor keeps its streams' slot between batches.
 #pragma once
 
 #include <atomic>
@@ -59,26 +59,49 @@ class Interruptible {
   Clock::time_point next_poll_{};
 };
 
-// Makes `op` the calling thread's current operation for the scope's life (restoring the
-// previous one after). A null `op` means none.
+// Where the streams of one command or cursor find the operation they run under. A cursor's
+// slot outlives the command that made it; each later pull (a getMore, a read-ahead) points it at
+// its own operation while it pulls, from the thread that has the cursor checked out.
+class InterruptSlot {
+ public:
+  // The operation pulling the streams now, or null (none: nothing interrupts them).
+  Interruptible* op() const { return op_.load(std::memory_order_acquire); }
+
+  // The safe point's check: OK when no operation is current or it may go on; otherwise the
+  // status that must end it (MaxTimeMSExpired 50 "operation exceeded time limit", Interrupted
+  // 11601 "operation was interrupted", InterruptedAtShutdown 11600 "interrupted at shutdown",
+  // ClientDisconnect 279 "operation was interrupted because a client disconnected").
+  Status Check() const {
+    Interruptible* op = this->op();
+    return op == nullptr ? Status::OK() : op->Check();
+  }
+
+ private:
+  friend class ScopedInterrupt;
+  // Atomic only so that a command ending (its scope clearing the slot) never races with a
+  // getMore that has already taken the cursor the command registered.
+  std::atomic<Interruptible*> op_{nullptr};
+};
+
+// The check through a slot that may be null (nothing interrupts the work then).
+inline Status CheckInterrupt(const InterruptSlot* slot) {
+  return slot == nullptr ? Status::OK() : slot->Check();
+}
+
+// Points `slot` at `op` for the scope's life, unless it already points there (a command's first
+// batch, pulled inside the command's own scope); at the end clears it if it still points at
+// `op` — a slot is never left pointing at an operation that has ended. A null `slot` does
+// nothing.
 class ScopedInterrupt {
  public:
-  explicit ScopedInterrupt(Interruptible* op);
+  ScopedInterrupt(InterruptSlot* slot, Interruptible* op);
   ~ScopedInterrupt();
   ScopedInterrupt(const ScopedInterrupt&) = delete;
   ScopedInterrupt& operator=(const ScopedInterrupt&) = delete;
 
  private:
-  Interruptible* previous_;
+  InterruptSlot* slot_ = nullptr;  // null when this scope changed nothing
+  Interruptible* op_;
 };
-
-// The calling thread's current operation, or null.
-Interruptible* CurrentInterruptible();
-
-// The check of the calling thread's current operation: OK when there is none or it may go on;
-// otherwise the status that must end it (MaxTimeMSExpired 50 "operation exceeded time limit",
-// Interrupted 11601 "operation was interrupted", InterruptedAtShutdown 11600 "interrupted at
-// shutdown", ClientDisconnect 279 "operation was interrupted because a client disconnected").
-Status CheckForInterrupt();
 
 }  // namespace cairn

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/bson_doc.h"
+#include "common/interrupt.h"
 #include "common/status.h"
 #include "wire/message.h"
 
@@ -70,6 +71,11 @@ struct CommandContext {
   // The reply being built (its body is the handler's `reply`), for a handler that sends a reply
   // prepared earlier instead (getMore: wire::ReplyBuffer::Adopt). Null where there is none.
   wire::ReplyBuffer* out = nullptr;
+  // Where the command's streams find the operation that may interrupt them (maxTimeMS, killOp,
+  // the client's disconnect): the dispatcher points it at the command's Interruptible while the
+  // handler runs. A query takes it (QueryRequest::interrupt), a cursor keeps it (Cursor). Never
+  // null.
+  std::shared_ptr<InterruptSlot> interrupt = std::make_shared<InterruptSlot>();
 };
 
 class CommandOutcome;

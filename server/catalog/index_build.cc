@@ -72,7 +72,8 @@ Status CheckUniqueBatch(storage::Engine& engine, const std::string& ns, Target* 
 }
 
 Status Fill(WriteContext& state, const std::string& ns, const CollectionIndexes& indexes,
-            std::vector<Target>* targets, const std::string& build_uuid, std::string_view ctx) {
+            std::vector<Target>* targets, const std::string& build_uuid, std::string_view ctx,
+            const InterruptSlot* interrupt) {
   storage::Engine& engine = state.engine();
   const storage::CollectionHandle& collection = indexes.collection();
   const int64_t total = engine.RecordCount(collection->prefix);
@@ -91,7 +92,7 @@ Status Fill(WriteContext& state, const std::string& ns, const CollectionIndexes&
   };
   while (cursor->Next()) {
     // A safe point: a killed or timed-out build stops here and its index is dropped.
-    CAIRN_RETURN_IF_ERROR(CheckForInterrupt());
+    CAIRN_RETURN_IF_ERROR(CheckInterrupt(interrupt));
     BsonView doc = cursor->value();
     storage::RecordId id = cursor->id();
     for (Target& t : *targets) {
@@ -134,7 +135,8 @@ std::string UuidString(const uint8_t uuid[16]) {
 }
 
 Status BuildIndexes(WriteContext& state, const std::string& ns,
-                    const std::vector<std::string>& names, std::string_view log_context) {
+                    const std::vector<std::string>& names, std::string_view log_context,
+                    const InterruptSlot* interrupt) {
   storage::Catalog& catalog = state.engine().catalog();
   storage::CollectionHandle collection = catalog.Find(ns);
   if (!collection) return Status(ErrorCode::kNamespaceNotFound, "ns not found " + ns);
@@ -160,7 +162,7 @@ Status BuildIndexes(WriteContext& state, const std::string& ns,
       targets.push_back({&indexes->all()[position], {}, {}, 0});
     }
   }
-  if (status.ok()) status = Fill(state, ns, *indexes, &targets, build_uuid, log_context);
+  if (status.ok()) status = Fill(state, ns, *indexes, &targets, build_uuid, log_context, interrupt);
   if (status.ok()) {
     // Ready, with the multikey paths the documents showed.
     storage::CollectionHandle handle = collection;

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/interrupt.h"
 #include "common/status.h"
 #include "server/write/write_context.h"
 
@@ -18,9 +19,11 @@ namespace cairn::server {
 
 // Builds the indexes named `names` of `ns` (already in the catalog, not ready). On error they are
 // dropped and the error returned with MongoDB's context ("Index build failed: <uuid>: Collection
-// <ns> ( <uuid> ) :: caused by :: ..."). `log_context` names the connection in log lines.
+// <ns> ( <uuid> ) :: caused by :: ..."). `log_context` names the connection in log lines. The
+// scan stops at a kill or deadline of the operation in `interrupt` (null: never).
 Status BuildIndexes(WriteContext& state, const std::string& ns,
-                    const std::vector<std::string>& names, std::string_view log_context);
+                    const std::vector<std::string>& names, std::string_view log_context,
+                    const InterruptSlot* interrupt);
 
 // Drops indexes a crash left unfinished (state ready: false): at startup, before any connection.
 Status DropUnfinishedIndexes(storage::Engine& engine);

@@ -146,10 +146,11 @@ CommandOutcome HandleAggregate(CommandContext& ctx, const CommandRequest& reques
                          query::ApplyQueryCollation(std::move(options.expression_context),
                                                     args.GetDocument("collation")));
   // Where $out and $merge write.
-  options.output_targets = MakeOutputTargets(ctx.state.writes(), std::string(request.db),
-                                             args.GetBool("bypassDocumentValidation", false));
+  options.output_targets =
+      MakeOutputTargets(ctx.state.writes(), std::string(request.db),
+                        args.GetBool("bypassDocumentValidation", false), ctx.interrupt);
   // What $lookup reads.
-  options.foreign = MakeForeignCollections(ctx.state, std::string(request.db));
+  options.foreign = MakeForeignCollections(ctx.state, std::string(request.db), ctx.interrupt);
   // What $collStats, $currentOp and $listLocalSessions report, and the namespace they check.
   options.server_sources = MakeServerSources(ctx.state);
   options.db = std::string(request.db);
@@ -178,6 +179,7 @@ CommandOutcome HandleAggregate(CommandContext& ctx, const CommandRequest& reques
   // The query part: the leading $match (absorbed from the pipeline) and the hint.
   bson_iter_t hint;
   QueryRequest query_request;
+  query_request.interrupt = ctx.interrupt;
   query_request.let = options.expression_context;  // the collation is already applied
   query_request.filter = pipeline->leading_match();
   query_request.hint = args.Get("hint", &hint) ? &hint : nullptr;
@@ -240,7 +242,7 @@ CommandOutcome HandleAggregate(CommandContext& ctx, const CommandRequest& reques
   cursor->ns = ns;
   cursor->stream = std::make_unique<PipelineStream>(std::move(pipeline), std::move(input),
                                                     /*skip_leading_match=*/true);
-  Status first_batch = ReplyWithFirstBatch(ctx.state, std::move(cursor), batch_size,
+  Status first_batch = ReplyWithFirstBatch(ctx, std::move(cursor), batch_size,
                                            /*single_batch=*/false, reply);
   // What the pipeline raises while it runs carries MongoDB's context (run_aggregate.cpp adds it
   // to errors from the first batch); parse errors were returned above without it.

@@ -183,8 +183,9 @@ CommandOutcome HandleCreateIndexes(CommandContext& ctx, const CommandRequest& re
       }
       names.push_back(std::move(name));
     }
-    CAIRN_RETURN_IF_ERROR(
-        BuildIndexes(ctx.state.writes(), ns, names, "conn" + std::to_string(ctx.connection.id)));
+    CAIRN_RETURN_IF_ERROR(BuildIndexes(ctx.state.writes(), ns, names,
+                                       "conn" + std::to_string(ctx.connection.id),
+                                       ctx.interrupt.get()));
   }
 
   const size_t after = before + to_build.size();

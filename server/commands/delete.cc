@@ -41,6 +41,7 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
   CAIRN_ASSIGN_OR_RETURN(BsonView collation,
                          StatementCollationField("delete", "deletes", statement));
   QueryRequest query_request;
+  query_request.interrupt = ctx.interrupt;
   query_request.let = let;
   query_request.collation = collation;
   query_request.filter = filter;

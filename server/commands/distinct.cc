@@ -94,6 +94,7 @@ CommandOutcome HandleDistinct(CommandContext& ctx, const CommandRequest& request
   // The collation the query compares strings under, and the values are told apart by.
   bson_iter_t hint;
   QueryRequest query_request;
+  query_request.interrupt = ctx.interrupt;
   query_request.collation = args.GetDocument("collation");
   query_request.filter = args.GetDocument("query");
   query_request.hint = args.Get("hint", &hint) ? &hint : nullptr;

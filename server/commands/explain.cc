@@ -64,7 +64,7 @@ CommandOutcome HandleExplain(CommandContext& ctx, const CommandRequest& request,
   explained.name = name;
   explained.db = request.db;
   explained.body = inner;
-  CommandContext explained_ctx{ctx.state, ctx.connection, &options};
+  CommandContext explained_ctx{ctx.state, ctx.connection, &options, nullptr, ctx.interrupt};
   // An explained command runs no cursor, so it asks for no continuation.
   return def->handler(explained_ctx, explained, reply).status();
 }

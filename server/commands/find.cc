@@ -172,6 +172,7 @@ CommandOutcome HandleFind(CommandContext& ctx, const CommandRequest& request, bs
                          query::ExpressionContext::Make(args.GetDocument("let")));
   bson_iter_t hint;
   QueryRequest query_request;
+  query_request.interrupt = ctx.interrupt;
   query_request.let = let;
   query_request.collation = args.GetDocument("collation");
   query_request.filter = args.GetDocument("filter");
@@ -232,8 +233,7 @@ CommandOutcome HandleFind(CommandContext& ctx, const CommandRequest& request, bs
   }
 
   // An error while the first batch runs carries MongoDB's context (find_cmd.cpp).
-  Status status =
-      ReplyWithFirstBatch(ctx.state, std::move(cursor), batch_size, single_batch, reply);
+  Status status = ReplyWithFirstBatch(ctx, std::move(cursor), batch_size, single_batch, reply);
   if (!status.ok()) return status.WithContext("Executor error during find command");
   return status;
 }

@@ -43,8 +43,9 @@ CommandOutcome HandleGetMore(CommandContext& ctx, const CommandRequest& request,
     }
     return ReplyWithTailableGetMore(ctx, std::move(cursor), ns, batch_size, max_time_ms, reply);
   }
-  // The find's or aggregate's maxTimeMS goes on counting over the batches.
-  if (Status armed = ArmCursorDeadline(*cursor); !armed.ok()) {
+  // The find's or aggregate's maxTimeMS goes on counting over the batches, under this getMore.
+  Interruptible* op = ctx.interrupt->op();
+  if (Status armed = ArmCursorDeadline(*cursor, op); !armed.ok()) {
     ctx.state.cursors().Discard(std::move(cursor));
     return armed.WithContext("Executor error during getMore");
   }
@@ -67,13 +68,13 @@ CommandOutcome HandleGetMore(CommandContext& ctx, const CommandRequest& request,
   }
   bool open = false;
   Status status =
-      AppendCursorBatch(reply, std::move(cursor), "nextBatch", batch_size, /*empty=*/false,
+      AppendCursorBatch(reply, std::move(cursor), op, "nextBatch", batch_size, /*empty=*/false,
                         [&](std::unique_ptr<Cursor> done, bool exhausted) -> int64_t {
                           if (exhausted) {
                             ctx.state.cursors().Discard(std::move(done));
                             return 0;
                           }
-                          SaveCursorDeadline(*done);
+                          SaveCursorDeadline(*done, op);
                           ctx.state.cursors().CheckIn(std::move(done));
                           open = true;
                           return id;

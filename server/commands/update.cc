@@ -52,6 +52,7 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
                          StatementCollationField("update", "updates", statement));
   bson_iter_t hint;
   QueryRequest query_request;
+  query_request.interrupt = ctx.interrupt;
   query_request.let = let;
   query_request.collation = collation;
   query_request.filter = filter;

@@ -373,9 +373,10 @@ using EntryId = std::tuple<size_t, std::string, storage::RecordId>;
 class Validation {
  public:
   Validation(ServerState& state, std::string ns, storage::CollectionHandle collection,
-             const Options& options, std::string log_context)
+             const Options& options, std::string log_context, const InterruptSlot* interrupt)
       : state_(state),
         engine_(state.engine()),
+        interrupt_(interrupt),
         ns_(std::move(ns)),
         collection_(std::move(collection)),
         options_(options),
@@ -529,7 +530,7 @@ class Validation {
     std::vector<storage::RecordId> to_remove;
     auto cursor = engine_.ScanRecords(collection_->prefix);
     while (cursor->Next()) {
-      CAIRN_RETURN_IF_ERROR(CheckForInterrupt());
+      CAIRN_RETURN_IF_ERROR(CheckInterrupt(interrupt_));
       const storage::RecordId id = cursor->id();
       const BsonView doc = cursor->value();
       ++results_.nrecords;
@@ -698,7 +699,7 @@ class Validation {
     storage::WriteUnit removals = engine_.BeginWrite();
     auto cursor = engine_.ScanIndex(index.prefix, {}, {});
     while (cursor->Next()) {
-      CAIRN_RETURN_IF_ERROR(CheckForInterrupt());
+      CAIRN_RETURN_IF_ERROR(CheckInterrupt(interrupt_));
       ++keys;
       auto [key, id] = Decode(index.unique, cursor->key(), cursor->value());
       if (!second_phase_) {
@@ -736,7 +737,7 @@ class Validation {
     LimitSecondPhaseMemory();
     auto cursor = engine_.ScanRecords(collection_->prefix);
     while (cursor->Next()) {
-      CAIRN_RETURN_IF_ERROR(CheckForInterrupt());
+      CAIRN_RETURN_IF_ERROR(CheckInterrupt(interrupt_));
       const BsonView doc = cursor->value();
       if (!checker_.Check(doc).structure.ok()) continue;
       for (size_t i = 0; i < indexes_.size(); ++i) {
@@ -1054,6 +1055,7 @@ class Validation {
 
   ServerState& state_;
   storage::Engine& engine_;
+  const InterruptSlot* interrupt_;  // the command's: its scans stop at a kill or deadline
   const std::string ns_;
   storage::CollectionHandle collection_;
   const Options options_;
@@ -1112,7 +1114,8 @@ CommandOutcome HandleValidate(CommandContext& ctx, const CommandRequest& request
       handle = std::move(current);
       continue;
     }
-    Validation validation(ctx.state, ns, std::move(current), options, log_context);
+    Validation validation(ctx.state, ns, std::move(current), options, log_context,
+                          ctx.interrupt.get());
     return validation.Run(reply);
   }
 }

@@ -49,8 +49,10 @@ BsonView BufferedDocument(const Cursor& cursor) {
 
 }  // namespace
 
-Status FillBatch(Cursor& cursor, bson_t* cursor_doc, const char* field, int64_t max_docs,
-                 bool* exhausted) {
+Status FillBatch(Cursor& cursor, Interruptible* op, bson_t* cursor_doc, const char* field,
+                 int64_t max_docs, bool* exhausted) {
+  // The streams' safe points check the operation pulling this batch.
+  ScopedInterrupt current(cursor.interrupt.get(), op);
   *exhausted = false;
   bson_t array;
   bson_append_array_begin(cursor_doc, field, -1, &array);
@@ -105,7 +107,7 @@ Status FillBatch(Cursor& cursor, bson_t* cursor_doc, const char* field, int64_t 
     if (bytes >= max_bytes) break;
     // A safe point for whatever produces the documents (an $unwind of a large array, a sort's
     // merge of its spilled runs): maxTimeMS, killOp and the client's disconnect stop it here.
-    status = CheckForInterrupt();
+    if (op != nullptr) status = op->Check();
     if (!status.ok()) break;
     if (!cursor.stream->Next()) {
       status = cursor.stream->status();
@@ -163,10 +165,9 @@ bool PreparedBatchArray(const wire::ReplyBuffer& prepared, bson_iter_t* batch) {
 
 }  // namespace
 
-static void ReadAheadBatch(Cursor& cursor);
+static void ReadAheadBatch(Cursor& cursor, Interruptible* op);
 
-Status ArmCursorDeadline(const Cursor& cursor) {
-  Interruptible* op = CurrentInterruptible();
+Status ArmCursorDeadline(const Cursor& cursor, Interruptible* op) {
   if (!cursor.time_left || op == nullptr) return Status::OK();
   if (*cursor.time_left <= std::chrono::steady_clock::duration::zero()) {
     return Status(ErrorCode::kMaxTimeMSExpired, "operation exceeded time limit");
@@ -175,8 +176,7 @@ Status ArmCursorDeadline(const Cursor& cursor) {
   return Status::OK();
 }
 
-void SaveCursorDeadline(Cursor& cursor) {
-  Interruptible* op = CurrentInterruptible();
+void SaveCursorDeadline(Cursor& cursor, const Interruptible* op) {
   if (op == nullptr || !op->has_deadline()) return;
   cursor.time_left = std::max(std::chrono::steady_clock::duration::zero(),
                               op->deadline() - std::chrono::steady_clock::now());
@@ -186,13 +186,13 @@ void ReadAhead(Cursor& cursor) {
   if (cursor.stream_done || cursor.prepared_ready) return;
   // The read-ahead is part of the next getMore's work: it runs under the cursor's deadline.
   Interruptible interrupt;
-  ScopedInterrupt current(&interrupt);
-  if (!ArmCursorDeadline(cursor).ok()) return;  // the getMore will answer MaxTimeMSExpired
-  ReadAheadBatch(cursor);
-  SaveCursorDeadline(cursor);
+  ScopedInterrupt current(cursor.interrupt.get(), &interrupt);
+  if (!ArmCursorDeadline(cursor, &interrupt).ok()) return;  // the getMore answers MaxTimeMSExpired
+  ReadAheadBatch(cursor, &interrupt);
+  SaveCursorDeadline(cursor, &interrupt);
 }
 
-static void ReadAheadBatch(Cursor& cursor) {
+static void ReadAheadBatch(Cursor& cursor, Interruptible* op) {
   if (cursor.projection && !cursor.projection->IsIdentity()) {
     ReadAheadIntoBuffer(cursor);
     return;
@@ -204,7 +204,7 @@ static void ReadAheadBatch(Cursor& cursor) {
   BSON_APPEND_DOCUMENT_BEGIN(body, "cursor", &cursor_doc);
   int64_t returned_before = cursor.returned;
   bool exhausted = false;
-  Status status = FillBatch(cursor, &cursor_doc, "nextBatch", 0, &exhausted);
+  Status status = FillBatch(cursor, op, &cursor_doc, "nextBatch", 0, &exhausted);
   BSON_APPEND_INT64(&cursor_doc, "id", exhausted ? 0 : cursor.id);
   AppendUtf8(&cursor_doc, "ns", cursor.ns);
   bson_append_document_end(body, &cursor_doc);
@@ -244,17 +244,19 @@ void DropPreparedBatch(Cursor& cursor) {
   if (cursor.prepared_exhausted) cursor.stream_done = true;
 }
 
-Status ReplyWithFirstBatch(ServerState& state, std::unique_ptr<Cursor> cursor, int64_t batch_size,
+Status ReplyWithFirstBatch(CommandContext& ctx, std::unique_ptr<Cursor> cursor, int64_t batch_size,
                            bool single_batch, bson_t* reply) {
+  cursor->interrupt = ctx.interrupt;
+  Interruptible* op = ctx.interrupt->op();
   int64_t max_docs = batch_size > 0 ? batch_size : kDefaultFirstBatchDocs;
   if (single_batch && batch_size <= 0) max_docs = 0;
   // batchSize: 0 establishes the cursor with an empty first batch.
   bool empty = batch_size == 0 && !single_batch;
-  return AppendCursorBatch(reply, std::move(cursor), "firstBatch", max_docs, empty,
+  return AppendCursorBatch(reply, std::move(cursor), op, "firstBatch", max_docs, empty,
                            [&](std::unique_ptr<Cursor> done, bool exhausted) -> int64_t {
                              if (exhausted || single_batch) return 0;
-                             SaveCursorDeadline(*done);
-                             return state.cursors().Register(std::move(done));
+                             SaveCursorDeadline(*done, op);
+                             return ctx.state.cursors().Register(std::move(done));
                            });
 }
 

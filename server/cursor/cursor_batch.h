@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "server/command.h"
 #include "server/cursor/cursor_manager.h"
 #include "server/server_state.h"
 
@@ -19,9 +20,10 @@ inline constexpr int64_t kDefaultFirstBatchDocs = 101;
 
 // Appends `field` (firstBatch or nextBatch) with up to `max_docs` documents (0 = no count
 // limit: the batch then stops at 1 MiB, else at 16 MiB) to `cursor_doc`. Sets *exhausted when the
-// stream has nothing more.
-Status FillBatch(Cursor& cursor, bson_t* cursor_doc, const char* field, int64_t max_docs,
-                 bool* exhausted);
+// stream has nothing more. The batch runs under `op` (null: nothing interrupts it): the cursor's
+// interrupt slot points at it while the stream is pulled, and it is checked between documents.
+Status FillBatch(Cursor& cursor, Interruptible* op, bson_t* cursor_doc, const char* field,
+                 int64_t max_docs, bool* exhausted);
 
 // Reads the next default batch (1 MiB) while the client consumes the last one: the server calls
 // it after sending a batch. It builds the whole reply of a getMore without batchSize into
@@ -34,24 +36,24 @@ void ReadAhead(Cursor& cursor);
 // buffer by doubling).
 inline constexpr size_t kPreparedReplyKeepBytes = size_t{4} << 20;
 
-// maxTimeMS over a cursor's batches. ArmCursorDeadline gives the calling thread's current
-// operation (common/interrupt.h) the deadline left in the cursor, or fails with
-// MaxTimeMSExpired when none is left; SaveCursorDeadline stores what is left of the current
-// operation's deadline into the cursor (at registration, and after each batch).
-Status ArmCursorDeadline(const Cursor& cursor);
-void SaveCursorDeadline(Cursor& cursor);
+// maxTimeMS over a cursor's batches. ArmCursorDeadline gives `op`, the operation about to pull
+// a batch (common/interrupt.h), the deadline left in the cursor, or fails with MaxTimeMSExpired
+// when none is left; SaveCursorDeadline stores what is left of `op`'s deadline into the cursor
+// (at registration, and after each batch). A null `op` does nothing.
+Status ArmCursorDeadline(const Cursor& cursor, Interruptible* op);
+void SaveCursorDeadline(Cursor& cursor, const Interruptible* op);
 
 // Undoes a prepared reply that is not sent as is (the getMore has a batchSize, or came as
 // OP_QUERY): its documents go back to the front of the cursor's buffer, uncounted.
 void DropPreparedBatch(Cursor& cursor);
 
 // Appends {cursor: {<field>: [batch], id, ns}} to `reply`, filling the batch straight into the
-// reply (no intermediate copy). `max_docs` as FillBatch; `empty` sends an empty batch (batchSize
-// 0). `decide_id(exhausted)` is called once the batch is filled and returns the id to report —
-// 0 when the cursor is done — after registering or checking the cursor back in.
+// reply (no intermediate copy). `op` and `max_docs` as FillBatch; `empty` sends an empty batch
+// (batchSize 0). `decide_id(exhausted)` is called once the batch is filled and returns the id to
+// report — 0 when the cursor is done — after registering or checking the cursor back in.
 template <typename DecideId>
-Status AppendCursorBatch(bson_t* reply, std::unique_ptr<Cursor> cursor, const char* field,
-                         int64_t max_docs, bool empty, DecideId decide_id) {
+Status AppendCursorBatch(bson_t* reply, std::unique_ptr<Cursor> cursor, Interruptible* op,
+                         const char* field, int64_t max_docs, bool empty, DecideId decide_id) {
   std::string ns = cursor->ns;
   bson_t out;
   BSON_APPEND_DOCUMENT_BEGIN(reply, "cursor", &out);
@@ -61,7 +63,7 @@ Status AppendCursorBatch(bson_t* reply, std::unique_ptr<Cursor> cursor, const ch
     bson_append_array_begin(&out, field, -1, &batch);
     bson_append_array_end(&out, &batch);
   } else {
-    Status status = FillBatch(*cursor, &out, field, max_docs, &exhausted);
+    Status status = FillBatch(*cursor, op, &out, field, max_docs, &exhausted);
     if (!status.ok()) {
       decide_id(std::move(cursor), /*exhausted=*/true);  // a failed cursor is closed
       bson_append_document_end(reply, &out);             // the caller discards the reply
@@ -75,8 +77,9 @@ Status AppendCursorBatch(bson_t* reply, std::unique_ptr<Cursor> cursor, const ch
 }
 
 // Runs the first batch of a new cursor and appends {cursor: {firstBatch, id, ns}} to `reply`.
-// When the stream is not exhausted and !single_batch the cursor is registered for getMore.
-Status ReplyWithFirstBatch(ServerState& state, std::unique_ptr<Cursor> cursor, int64_t batch_size,
+// When the stream is not exhausted and !single_batch the cursor is registered for getMore. The
+// cursor keeps the command's interrupt slot, which its streams were built with.
+Status ReplyWithFirstBatch(CommandContext& ctx, std::unique_ptr<Cursor> cursor, int64_t batch_size,
                            bool single_batch, bson_t* reply);
 
 }  // namespace cairn::server

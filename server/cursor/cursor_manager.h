@@ -20,6 +20,7 @@
 #include <unordered_set>
 
 #include "common/bson_doc.h"
+#include "common/interrupt.h"
 #include "common/mutex.h"
 #include "common/status.h"
 #include "query/projection/projection.h"
@@ -61,6 +62,9 @@ struct Cursor {
   std::optional<std::chrono::steady_clock::duration> time_left;
   // The memory this cursor was counted for while idle (CursorManager's budget).
   size_t counted_bytes = 0;
+  // The slot its streams check for interruption (the command's, common/interrupt.h): each batch
+  // points it at the operation pulling it (FillBatch). Null: nothing in the streams checks.
+  std::shared_ptr<InterruptSlot> interrupt;
 };
 
 class CursorManager {

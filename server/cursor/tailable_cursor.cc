@@ -131,8 +131,9 @@ Status ReplyWithTailableFind(CommandContext& ctx, const storage::CollectionHandl
   if (filter && filter->MatchesAll()) filter.reset();
   cursor->stream = std::make_unique<TailableScanStream>(engine, prefix, std::move(filter), skip);
   const int64_t max_docs = batch_size > 0 ? batch_size : kDefaultFirstBatchDocs;
-  return AppendCursorBatch(reply, std::move(cursor), "firstBatch", max_docs, batch_size == 0,
-                           [&](std::unique_ptr<Cursor> done, bool) -> int64_t {
+  cursor->interrupt = ctx.interrupt;
+  return AppendCursorBatch(reply, std::move(cursor), ctx.interrupt->op(), "firstBatch", max_docs,
+                           batch_size == 0, [&](std::unique_ptr<Cursor> done, bool) -> int64_t {
                              if (!done->stream->status().ok() || LimitReached(*done)) return 0;
                              // As MongoDB: no cursor on an empty collection (SERVER-13955).
                              if (engine.RecordCount(prefix) == 0) return 0;
@@ -158,8 +159,8 @@ CommandOutcome TailableBatch(CommandContext& ctx, std::unique_ptr<Cursor> cursor
   const int64_t returned_before = cursor->returned;
   bool wait = false;
   Status status =
-      AppendCursorBatch(reply, std::move(cursor), "nextBatch", batch_size, /*empty=*/false,
-                        [&](std::unique_ptr<Cursor> done, bool) -> int64_t {
+      AppendCursorBatch(reply, std::move(cursor), ctx.interrupt->op(), "nextBatch", batch_size,
+                        /*empty=*/false, [&](std::unique_ptr<Cursor> done, bool) -> int64_t {
                           if (!done->stream->status().ok() || LimitReached(*done)) {
                             ctx.state.cursors().Discard(std::move(done));
                             return 0;

@@ -105,6 +105,7 @@ IndexScanSpec BaseSpec(const storage::CollectionEntry& collection, const QuerySp
   scan_spec.record_cache = record_cache;
   scan_spec.collection = collection.prefix;
   scan_spec.matcher = spec.matcher;
+  scan_spec.interrupt = spec.interrupt;
   return scan_spec;
 }
 

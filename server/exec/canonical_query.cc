@@ -45,6 +45,7 @@ Result<CanonicalQuery> CanonicalQuery::Parse(const QueryRequest& request) {
   if (natural_sort) spec.reverse_natural = reverse;
   spec.skip = request.skip;
   spec.limit = request.limit;
+  spec.interrupt = request.interrupt;
   return parsed;
 }
 

@@ -30,6 +30,8 @@ struct QueryRequest {
   const bson_iter_t* hint = nullptr;  // a name, a key pattern or {$natural: ±1}; null: none
   int64_t skip = 0;
   int64_t limit = 0;  // 0: none
+  // The command's interrupt slot (CommandContext::interrupt), for the query's scans.
+  std::shared_ptr<const InterruptSlot> interrupt;
 };
 
 class CanonicalQuery {

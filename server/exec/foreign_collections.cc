@@ -14,8 +14,9 @@ namespace {
 
 class CatalogForeignCollections final : public query::ForeignCollections {
  public:
-  CatalogForeignCollections(ServerState& state, std::string db)
-      : state_(state), db_(std::move(db)) {}
+  CatalogForeignCollections(ServerState& state, std::string db,
+                            std::shared_ptr<const InterruptSlot> interrupt)
+      : state_(state), db_(std::move(db)), interrupt_(std::move(interrupt)) {}
 
   Result<std::unique_ptr<query::DocumentSource>> Open(
       std::string_view collection, std::shared_ptr<const query::Matcher> filter) override {
@@ -25,6 +26,7 @@ class CatalogForeignCollections final : public query::ForeignCollections {
       filter = std::make_shared<const query::Matcher>(std::move(all));
     }
     spec.matcher = std::move(filter);
+    spec.interrupt = interrupt_;
     storage::CollectionHandle handle =
         state_.engine().catalog().Find(MakeNamespace(db_, collection));
     CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<DocumentStream> stream,
@@ -72,13 +74,14 @@ class CatalogForeignCollections final : public query::ForeignCollections {
  private:
   ServerState& state_;
   std::string db_;
+  std::shared_ptr<const InterruptSlot> interrupt_;
 };
 
 }  // namespace
 
-std::shared_ptr<query::ForeignCollections> MakeForeignCollections(ServerState& state,
-                                                                  std::string db) {
-  return std::make_shared<CatalogForeignCollections>(state, std::move(db));
+std::shared_ptr<query::ForeignCollections> MakeForeignCollections(
+    ServerState& state, std::string db, std::shared_ptr<const InterruptSlot> interrupt) {
+  return std::make_shared<CatalogForeignCollections>(state, std::move(db), std::move(interrupt));
 }
 
 }  // namespace cairn::server

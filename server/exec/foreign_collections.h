@@ -6,13 +6,15 @@
 #include <memory>
 #include <string>
 
+#include "common/interrupt.h"
 #include "query/pipeline/foreign_collections.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
 
-// The ForeignCollections of one aggregate running in database `db`.
-std::shared_ptr<query::ForeignCollections> MakeForeignCollections(ServerState& state,
-                                                                  std::string db);
+// The ForeignCollections of one aggregate running in database `db`; its reads are interrupted
+// through `interrupt` (the command's slot, kept by its cursor).
+std::shared_ptr<query::ForeignCollections> MakeForeignCollections(
+    ServerState& state, std::string db, std::shared_ptr<const InterruptSlot> interrupt);
 
 }  // namespace cairn::server

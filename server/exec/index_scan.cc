@@ -209,7 +209,7 @@ class IndexScanStream final : public DocumentStream {
       storage::RecordId id = 0;
       std::string_view key;
       // A safe point (common/interrupt.h), once per index entry.
-      status_ = CheckForInterrupt();
+      status_ = CheckInterrupt(spec_.interrupt.get());
       if (!status_.ok()) return false;
       if (!NextEntry(&id, &key)) return false;
       if (spec_.dedup) {

@@ -16,6 +16,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "common/interrupt.h"
 #include "index/index_bounds.h"
 #include "index/index_descriptor.h"
 #include "query/matcher/matcher.h"
@@ -72,6 +73,8 @@ struct IndexScanSpec {
   std::vector<std::string> covered_fields;
   std::vector<bool> descending;  // kCovered, kDistinct
   std::string distinct_field;    // kDistinct: the (dotted) path of the first key field
+  // Checked once per index entry (common/interrupt.h); null: nothing interrupts the scan.
+  std::shared_ptr<const InterruptSlot> interrupt;
 };
 
 // Positions the iterator (and pins its snapshot) at construction. Its index_key() is the entry

@@ -115,13 +115,15 @@ class ServerOutSink final : public query::OutSink {
 
 class ServerMergeSink final : public query::MergeSink {
  public:
-  ServerMergeSink(WriteContext& state, std::unique_ptr<CollectionWriter> writer)
-      : state_(state), writer_(std::move(writer)) {}
+  ServerMergeSink(WriteContext& state, std::unique_ptr<CollectionWriter> writer,
+                  std::shared_ptr<const InterruptSlot> interrupt)
+      : state_(state), writer_(std::move(writer)), interrupt_(std::move(interrupt)) {}
 
   Result<bool> Find(BsonView on_filter, BsonDoc* existing) override {
     CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(on_filter));
     QuerySpec spec;
     spec.matcher = std::make_shared<const query::Matcher>(std::move(matcher));
+    spec.interrupt = interrupt_;
     CAIRN_ASSIGN_OR_RETURN(auto stream, BuildQueryStream(state_.engine(), writer_->collection(),
                                                          spec, &state_.id_cache()));
     if (!stream->Next()) {
@@ -153,14 +155,19 @@ class ServerMergeSink final : public query::MergeSink {
  private:
   WriteContext& state_;
   std::unique_ptr<CollectionWriter> writer_;
+  std::shared_ptr<const InterruptSlot> interrupt_;
   storage::RecordId found_id_ = 0;  // the document the last Find found
   BsonDoc found_doc_;
 };
 
 class ServerOutputTargets final : public query::OutputTargets {
  public:
-  ServerOutputTargets(WriteContext& state, std::string db, bool bypass_validation)
-      : state_(state), db_(std::move(db)), bypass_validation_(bypass_validation) {}
+  ServerOutputTargets(WriteContext& state, std::string db, bool bypass_validation,
+                      std::shared_ptr<const InterruptSlot> interrupt)
+      : state_(state),
+        db_(std::move(db)),
+        bypass_validation_(bypass_validation),
+        interrupt_(std::move(interrupt)) {}
 
   Status CheckOut(std::string_view db, std::string_view coll) override {
     return ValidateTarget(WritingStage::kOut, db, coll);
@@ -205,7 +212,7 @@ class ServerOutputTargets final : public query::OutputTargets {
         }
         names.push_back(index.name);
       }
-      Status built = BuildIndexes(state_, temp_ns, names, "$out");
+      Status built = BuildIndexes(state_, temp_ns, names, "$out", interrupt_.get());
       if (!built.ok()) {
         catalog.DropCollection(temp_ns).IgnoreError();
         return built;
@@ -231,7 +238,7 @@ class ServerOutputTargets final : public query::OutputTargets {
         CollectionWriter::Open(state_, MakeNamespace(db, coll), /*create_if_missing=*/true));
     writer->set_bypass_document_validation(bypass_validation_);
     return std::unique_ptr<query::MergeSink>(
-        std::make_unique<ServerMergeSink>(state_, std::move(writer)));
+        std::make_unique<ServerMergeSink>(state_, std::move(writer), interrupt_));
   }
 
   std::string_view default_db() const override { return db_; }
@@ -240,13 +247,16 @@ class ServerOutputTargets final : public query::OutputTargets {
   WriteContext& state_;
   std::string db_;
   bool bypass_validation_;
+  std::shared_ptr<const InterruptSlot> interrupt_;
 };
 
 }  // namespace
 
-std::shared_ptr<query::OutputTargets> MakeOutputTargets(WriteContext& state, std::string db,
-                                                        bool bypass_document_validation) {
-  return std::make_shared<ServerOutputTargets>(state, std::move(db), bypass_document_validation);
+std::shared_ptr<query::OutputTargets> MakeOutputTargets(
+    WriteContext& state, std::string db, bool bypass_document_validation,
+    std::shared_ptr<const InterruptSlot> interrupt) {
+  return std::make_shared<ServerOutputTargets>(state, std::move(db), bypass_document_validation,
+                                               std::move(interrupt));
 }
 
 }  // namespace cairn::server

@@ -8,14 +8,17 @@
 #include <memory>
 #include <string>
 
+#include "common/interrupt.h"
 #include "query/pipeline/output_target.h"
 #include "server/write/write_context.h"
 
 namespace cairn::server {
 
 // The OutputTargets of one aggregate running in database `db`; with bypass_document_validation
-// the targets' validators are not applied (the aggregate's bypassDocumentValidation).
-std::shared_ptr<query::OutputTargets> MakeOutputTargets(WriteContext& state, std::string db,
-                                                        bool bypass_document_validation = false);
+// the targets' validators are not applied (the aggregate's bypassDocumentValidation). $merge's
+// lookups are interrupted through `interrupt` (the command's slot; null: never).
+std::shared_ptr<query::OutputTargets> MakeOutputTargets(
+    WriteContext& state, std::string db, bool bypass_document_validation = false,
+    std::shared_ptr<const InterruptSlot> interrupt = nullptr);
 
 }  // namespace cairn::server

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "common/bson_doc.h"
+#include "common/interrupt.h"
 #include "common/limits.h"
 #include "query/matcher/matcher.h"
 #include "query/sort/sort_pattern.h"
@@ -54,6 +55,9 @@ struct QuerySpec {
   BsonView max;
   // find's returnKey: a blocking sort keeps each document's index entry (index_key()).
   bool return_key = false;
+  // Where the query's scans find the operation that may interrupt them (common/interrupt.h):
+  // the command's slot, kept by its cursor. Null: nothing interrupts them (the TTL monitor).
+  std::shared_ptr<const InterruptSlot> interrupt;
 };
 
 // Reads a command's "hint" value into spec->hint: a name, a key pattern, or {$natural: ±1}

@@ -31,17 +31,19 @@ class EmptyStream final : public DocumentStream {
 class CollectionScanStream final : public DocumentStream {
  public:
   CollectionScanStream(std::unique_ptr<storage::RecordCursor> cursor,
-                       std::shared_ptr<const query::Matcher> matcher, bool reverse)
+                       std::shared_ptr<const query::Matcher> matcher, bool reverse,
+                       std::shared_ptr<const InterruptSlot> interrupt)
       : DocumentStream(StageType::kCollScan),
         cursor_(std::move(cursor)),
         matcher_(std::move(matcher)),
+        interrupt_(std::move(interrupt)),
         match_all_(matcher_->MatchesAll()),
         reverse_(reverse) {}
 
   bool Next() override {
     while (cursor_->Next()) {
       // A safe point: maxTimeMS, killOp, shutdown and a client gone stop a scan here.
-      if (Status interrupted = CheckForInterrupt(); !interrupted.ok()) {
+      if (Status interrupted = CheckInterrupt(interrupt_.get()); !interrupted.ok()) {
         error_ = std::move(interrupted);
         return false;
       }
@@ -71,6 +73,7 @@ class CollectionScanStream final : public DocumentStream {
   }
   std::unique_ptr<storage::RecordCursor> cursor_;
   std::shared_ptr<const query::Matcher> matcher_;
+  std::shared_ptr<const InterruptSlot> interrupt_;
   bool match_all_;
   bool reverse_;
   Status error_;
@@ -267,7 +270,7 @@ Result<QueryPlan> PlanQuery(const storage::Engine& engine,
       auto cursor = spec.reverse_natural ? engine.ScanRecordsReverse(collection->prefix)
                                          : engine.ScanRecords(collection->prefix);
       stream = std::make_unique<CollectionScanStream>(std::move(cursor), spec.matcher,
-                                                      spec.reverse_natural);
+                                                      spec.reverse_natural, spec.interrupt);
     }
   }
   const bool blocking_sort = spec.sort && !spec.sort->empty() && !sorted;

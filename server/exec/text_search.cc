@@ -42,7 +42,8 @@ class TextSearchStreamImpl final : public TextSearchStream {
                        index::TextIndexSpec spec, index::TextQuery query,
                        std::shared_ptr<const query::Matcher> matcher,
                        std::map<storage::RecordId, double> candidates,
-                       std::unique_ptr<FusedStage> fetch, std::string index_name)
+                       std::unique_ptr<FusedStage> fetch, std::string index_name,
+                       std::shared_ptr<const InterruptSlot> interrupt)
       : engine_(engine),
         collection_(collection),
         spec_(std::move(spec)),
@@ -51,11 +52,12 @@ class TextSearchStreamImpl final : public TextSearchStream {
         candidates_(std::move(candidates)),
         next_(candidates_.begin()),
         fetch_(std::move(fetch)),
-        index_name_(std::move(index_name)) {}
+        index_name_(std::move(index_name)),
+        interrupt_(std::move(interrupt)) {}
 
   bool Next() override {
     while (next_ != candidates_.end()) {
-      status_ = CheckForInterrupt();  // a safe point (common/interrupt.h)
+      status_ = CheckInterrupt(interrupt_.get());  // a safe point (common/interrupt.h)
       if (!status_.ok()) return false;
       auto current = next_++;
       bool found = false;
@@ -116,6 +118,7 @@ class TextSearchStreamImpl final : public TextSearchStream {
   std::map<storage::RecordId, double>::const_iterator next_;
   std::unique_ptr<FusedStage> fetch_;  // FETCH → IXSCAN, or → OR → IXSCAN per term
   std::string index_name_;
+  std::shared_ptr<const InterruptSlot> interrupt_;
   std::string document_;
   storage::RecordId record_id_ = 0;
   double score_ = 0;
@@ -263,7 +266,7 @@ Result<std::unique_ptr<TextSearchStream>> MakeTextSearchStream(
   }
   return std::unique_ptr<TextSearchStream>(new TextSearchStreamImpl(
       engine, collection->prefix, std::move(text_spec), std::move(query), spec.matcher,
-      std::move(candidates), std::move(fetch), text_index->descriptor->name()));
+      std::move(candidates), std::move(fetch), text_index->descriptor->name(), spec.interrupt));
 }
 
 namespace {

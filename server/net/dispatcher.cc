@@ -366,7 +366,7 @@ Continuation RunKnownCommand(ServerState& state, ConnectionInfo& connection, con
   }
   Continuation next;
   if (status.ok()) {
-    ScopedInterrupt current(&interrupt);
+    ScopedInterrupt current(ctx.interrupt.get(), &interrupt);
     OpScope op(state.ops(), connection, request, &interrupt);  // what $currentOp reports
     CommandOutcome outcome = def->handler(ctx, request, out->body());
     status = outcome.status();
@@ -417,7 +417,7 @@ Dispatched Resume(ServerState& state, ConnectionInfo& connection, const wire::Me
   Status status;
   Continuation again;
   {
-    ScopedInterrupt current(&interrupt);
+    ScopedInterrupt current(ctx.interrupt.get(), &interrupt);
     CommandOutcome outcome = next.resume(ctx, next, out->body());
     status = outcome.status();
     again = outcome.next();

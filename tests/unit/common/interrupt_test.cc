@@ -1,6 +1,6 @@
 // Specification of common/interrupt: what stops an operation at its safe points (a kill, a
-// deadline, the client's disconnect), with mongod's codes and messages, and the per-thread
-// current operation.
+// deadline, the client's disconnect), with mongod's codes and messages, and the slot through
+// which a command's or cursor's streams find the operation pulling them.
 #include "common/interrupt.h"
 
 #include <gtest/gtest.h>
@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <memory>
 #include <thread>
 
 namespace cairn {
@@ -80,20 +81,45 @@ TEST(Interruptible, ShouldNotTakeBytesWaitingForADisconnect) {
   close(fds[1]);
 }
 
-TEST(CheckForInterrupt, ShouldCheckTheCallingThreadsCurrentOperation) {
-  EXPECT_TRUE(CheckForInterrupt().ok());  // none current
+TEST(InterruptSlot, ShouldCheckTheOperationItPointsAt) {
+  InterruptSlot slot;
+  EXPECT_TRUE(slot.Check().ok());  // none: nothing interrupts
+  EXPECT_TRUE(CheckInterrupt(nullptr).ok());
   Interruptible op;
   op.Kill(ErrorCode::kInterrupted);
   {
-    ScopedInterrupt current(&op);
-    EXPECT_EQ(CurrentInterruptible(), &op);
-    EXPECT_EQ(CheckForInterrupt().code(), ErrorCode::kInterrupted);
-    // Another thread has its own current operation (none).
-    std::thread other([] { EXPECT_TRUE(CheckForInterrupt().ok()); });
+    ScopedInterrupt current(&slot, &op);
+    EXPECT_EQ(slot.op(), &op);
+    EXPECT_EQ(slot.Check().code(), ErrorCode::kInterrupted);
+    EXPECT_EQ(CheckInterrupt(&slot).code(), ErrorCode::kInterrupted);
+    // The slot is passed, not the thread's: another thread checking it sees the same operation.
+    std::thread other([&] { EXPECT_EQ(slot.Check().code(), ErrorCode::kInterrupted); });
     other.join();
   }
-  EXPECT_EQ(CurrentInterruptible(), nullptr);
-  EXPECT_TRUE(CheckForInterrupt().ok());
+  EXPECT_EQ(slot.op(), nullptr);  // never left pointing at an operation that has ended
+  EXPECT_TRUE(slot.Check().ok());
+}
+
+TEST(InterruptSlot, ShouldLeaveAnOuterScopeOfTheSameOperationInPlace) {
+  InterruptSlot slot;
+  Interruptible op;
+  ScopedInterrupt command(&slot, &op);
+  { ScopedInterrupt batch(&slot, &op); }  // a command's first batch, inside the command
+  EXPECT_EQ(slot.op(), &op);
+}
+
+TEST(InterruptSlot, ShouldNotClearAnotherOperationsPointing) {
+  // A command registers its cursor before its scope ends; a getMore may take the cursor and
+  // point the slot at itself first. The command's end leaves the getMore's operation in place.
+  InterruptSlot slot;
+  Interruptible command_op, get_more_op;
+  auto command = std::make_unique<ScopedInterrupt>(&slot, &command_op);
+  {
+    ScopedInterrupt get_more(&slot, &get_more_op);
+    command.reset();
+    EXPECT_EQ(slot.op(), &get_more_op);
+  }
+  EXPECT_EQ(slot.op(), nullptr);
 }
 
 }  // namespace
