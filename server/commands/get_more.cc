@@ -33,11 +33,11 @@ CommandOutcome HandleGetMore(CommandContext& ctx, const CommandRequest& request,
   int64_t batch_size = args.GetInt("batchSize", 0);
   CAIRN_RETURN_IF_ERROR(CheckNonNegative("batchSize", batch_size));
   std::string ns = MakeNamespace(request.db, args.GetString("collection"));
-  CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<Cursor> cursor, ctx.state.cursors().CheckOut(id, ns));
+  // Checked out until the pin ends: every return below gives it back, unless it is discarded.
+  CAIRN_ASSIGN_OR_RETURN(CursorPin cursor, ctx.state.cursors().Pin(id, ns));
   if (cursor->tailable) {
     int64_t max_time_ms = args.GetInt("maxTimeMS", 0);
     if (args.Has("maxTimeMS") && !cursor->await_data) {
-      ctx.state.cursors().CheckIn(std::move(cursor));
       return Status(ErrorCode::kBadValue,
                     "cannot set maxTimeMS on getMore command for a non-awaitData cursor");
     }
@@ -46,7 +46,7 @@ CommandOutcome HandleGetMore(CommandContext& ctx, const CommandRequest& request,
   // The find's or aggregate's maxTimeMS goes on counting over the batches, under this getMore.
   Interruptible* op = ctx.interrupt->op();
   if (Status armed = ArmCursorDeadline(*cursor, op); !armed.ok()) {
-    ctx.state.cursors().Discard(std::move(cursor));
+    cursor.Discard();
     return armed.WithContext("Executor error during getMore");
   }
   if (cursor->prepared_ready) {
@@ -58,10 +58,10 @@ CommandOutcome HandleGetMore(CommandContext& ctx, const CommandRequest& request,
       // more than a read-ahead needs (that buffer may have grown for a 16 MiB batch).
       cursor->prepared->Reset(kPreparedReplyKeepBytes);
       if (cursor->prepared_exhausted) {
-        ctx.state.cursors().Discard(std::move(cursor));
+        cursor.Discard();
         return Status::OK();
       }
-      ctx.state.cursors().CheckIn(std::move(cursor));
+      cursor.CheckIn();  // before the loop starts the read-ahead of it
       return Continuation::ReadAhead(id);
     }
     DropPreparedBatch(*cursor);
@@ -69,13 +69,13 @@ CommandOutcome HandleGetMore(CommandContext& ctx, const CommandRequest& request,
   bool open = false;
   Status status =
       AppendCursorBatch(reply, std::move(cursor), op, "nextBatch", batch_size, /*empty=*/false,
-                        [&](std::unique_ptr<Cursor> done, bool exhausted) -> int64_t {
+                        [&](CursorPin done, bool exhausted) -> int64_t {
                           if (exhausted) {
-                            ctx.state.cursors().Discard(std::move(done));
+                            done.Discard();
                             return 0;
                           }
                           SaveCursorDeadline(*done, op);
-                          ctx.state.cursors().CheckIn(std::move(done));
+                          done.CheckIn();
                           open = true;
                           return id;
                         });

@@ -49,11 +49,12 @@ void DropPreparedBatch(Cursor& cursor);
 
 // Appends {cursor: {<field>: [batch], id, ns}} to `reply`, filling the batch straight into the
 // reply (no intermediate copy). `op` and `max_docs` as FillBatch; `empty` sends an empty batch
-// (batchSize 0). `decide_id(exhausted)` is called once the batch is filled and returns the id to
-// report — 0 when the cursor is done — after registering or checking the cursor back in.
-template <typename DecideId>
-Status AppendCursorBatch(bson_t* reply, std::unique_ptr<Cursor> cursor, Interruptible* op,
-                         const char* field, int64_t max_docs, bool empty, DecideId decide_id) {
+// (batchSize 0). `cursor` is a new cursor (std::unique_ptr<Cursor>) or a checked-out one
+// (CursorPin); `decide_id(cursor, exhausted)` is handed it once the batch is filled and returns
+// the id to report — 0 when the cursor is done — after registering, checking in or discarding it.
+template <typename CursorOwner, typename DecideId>
+Status AppendCursorBatch(bson_t* reply, CursorOwner cursor, Interruptible* op, const char* field,
+                         int64_t max_docs, bool empty, DecideId decide_id) {
   std::string ns = cursor->ns;
   bson_t out;
   BSON_APPEND_DOCUMENT_BEGIN(reply, "cursor", &out);

@@ -75,6 +75,34 @@ std::unique_ptr<Cursor> CursorManager::TryCheckOut(int64_t id) {
   return cursor;
 }
 
+Result<CursorPin> CursorManager::Pin(int64_t id, std::string_view ns) {
+  CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<Cursor> cursor, CheckOut(id, ns));
+  return CursorPin(this, std::move(cursor));
+}
+
+CursorPin CursorManager::TryPin(int64_t id) {
+  std::unique_ptr<Cursor> cursor = TryCheckOut(id);
+  if (cursor == nullptr) return CursorPin();
+  return CursorPin(this, std::move(cursor));
+}
+
+CursorPin& CursorPin::operator=(CursorPin&& other) noexcept {
+  if (this != &other) {
+    CheckIn();
+    manager_ = other.manager_;
+    cursor_ = std::move(other.cursor_);
+  }
+  return *this;
+}
+
+void CursorPin::CheckIn() {
+  if (cursor_ != nullptr) manager_->CheckIn(std::move(cursor_));
+}
+
+void CursorPin::Discard() {
+  if (cursor_ != nullptr) manager_->Discard(std::move(cursor_));
+}
+
 void CursorManager::EndReadAhead(int64_t id) {
   if (reading_ahead_.erase(id)) read_ahead_ended_.SignalAll();
 }

@@ -67,6 +67,37 @@ struct Cursor {
   std::shared_ptr<InterruptSlot> interrupt;
 };
 
+class CursorManager;
+
+// A cursor checked out of its manager, as MongoDB's ClientCursorPin: it goes back to the
+// manager when the pin ends — on every path, an early error return included — unless CheckIn()
+// returned it or Discard() closed it first. An empty pin holds nothing. Move-only.
+class CursorPin {
+ public:
+  CursorPin() = default;
+  CursorPin(CursorManager* manager, std::unique_ptr<Cursor> cursor)
+      : manager_(manager), cursor_(std::move(cursor)) {}
+  CursorPin(CursorPin&& other) noexcept = default;
+  CursorPin& operator=(CursorPin&& other) noexcept;
+  CursorPin(const CursorPin&) = delete;
+  CursorPin& operator=(const CursorPin&) = delete;
+  ~CursorPin() { CheckIn(); }
+
+  explicit operator bool() const { return cursor_ != nullptr; }
+  Cursor& operator*() const { return *cursor_; }
+  Cursor* operator->() const { return cursor_.get(); }
+
+  // Returns the cursor to the manager now, idle for the next getMore (destroyed there if it was
+  // killed meanwhile). Nothing when the pin is empty.
+  void CheckIn();
+  // Closes the cursor (exhausted or failed): the manager forgets it. Nothing when empty.
+  void Discard();
+
+ private:
+  CursorManager* manager_ = nullptr;
+  std::unique_ptr<Cursor> cursor_;
+};
+
 class CursorManager {
  public:
   using Clock = std::chrono::steady_clock;
@@ -80,6 +111,9 @@ class CursorManager {
   // Takes the cursor out if it is idle (no namespace check; for the server's own read-ahead):
   // null when absent or in use.
   std::unique_ptr<Cursor> TryCheckOut(int64_t id);
+  // CheckOut and TryCheckOut as pins (CursorPin), which return the cursor on every path.
+  Result<CursorPin> Pin(int64_t id, std::string_view ns);
+  CursorPin TryPin(int64_t id);
   // Returns a checked-out cursor (unless it was killed meanwhile, then it is destroyed).
   void CheckIn(std::unique_ptr<Cursor> cursor);
   // Destroys a checked-out cursor that is done (exhausted or failed).

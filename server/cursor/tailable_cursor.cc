@@ -146,7 +146,7 @@ namespace {
 // One getMore batch of a tailable cursor (checked out). With awaitData, nothing new and
 // `deadline` not passed yet, the reply (an empty batch) comes with a kAwaitInsert continuation
 // whose resume runs this again after the wait.
-CommandOutcome TailableBatch(CommandContext& ctx, std::unique_ptr<Cursor> cursor, std::string ns,
+CommandOutcome TailableBatch(CommandContext& ctx, CursorPin cursor, std::string ns,
                              int64_t batch_size, std::chrono::steady_clock::time_point deadline,
                              bson_t* reply) {
   using Clock = std::chrono::steady_clock;
@@ -160,13 +160,13 @@ CommandOutcome TailableBatch(CommandContext& ctx, std::unique_ptr<Cursor> cursor
   bool wait = false;
   Status status =
       AppendCursorBatch(reply, std::move(cursor), ctx.interrupt->op(), "nextBatch", batch_size,
-                        /*empty=*/false, [&](std::unique_ptr<Cursor> done, bool) -> int64_t {
+                        /*empty=*/false, [&](CursorPin done, bool) -> int64_t {
                           if (!done->stream->status().ok() || LimitReached(*done)) {
-                            ctx.state.cursors().Discard(std::move(done));
+                            done.Discard();
                             return 0;
                           }
                           const bool empty = done->returned == returned_before;
-                          ctx.state.cursors().CheckIn(std::move(done));
+                          done.CheckIn();
                           wait = await_data && empty && Clock::now() < deadline;
                           return id;
                         });
@@ -185,7 +185,7 @@ CommandOutcome TailableBatch(CommandContext& ctx, std::unique_ptr<Cursor> cursor
   next.batch_size = batch_size;
   next.resume = [](CommandContext& ctx, const Continuation& self, bson_t* reply) -> CommandOutcome {
     // The cursor was checked in for the wait: another getMore or killCursors may have taken it.
-    Result<std::unique_ptr<Cursor>> cursor = ctx.state.cursors().CheckOut(self.cursor_id, self.ns);
+    Result<CursorPin> cursor = ctx.state.cursors().Pin(self.cursor_id, self.ns);
     if (!cursor.ok()) return cursor.status();
     return TailableBatch(ctx, std::move(cursor).value(), self.ns, self.batch_size, self.deadline,
                          reply);
@@ -195,9 +195,8 @@ CommandOutcome TailableBatch(CommandContext& ctx, std::unique_ptr<Cursor> cursor
 
 }  // namespace
 
-CommandOutcome ReplyWithTailableGetMore(CommandContext& ctx, std::unique_ptr<Cursor> cursor,
-                                        std::string ns, int64_t batch_size, int64_t max_time_ms,
-                                        bson_t* reply) {
+CommandOutcome ReplyWithTailableGetMore(CommandContext& ctx, CursorPin cursor, std::string ns,
+                                        int64_t batch_size, int64_t max_time_ms, bson_t* reply) {
   const std::chrono::steady_clock::time_point deadline =
       std::chrono::steady_clock::now() +
       std::chrono::milliseconds(max_time_ms > 0 ? max_time_ms : 1000);

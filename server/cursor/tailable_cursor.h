@@ -47,8 +47,7 @@ Status ReplyWithTailableFind(CommandContext& ctx, const storage::CollectionHandl
 // when the batch is empty. With awaitData and nothing new, returns a kAwaitInsert continuation
 // (command.h): the connection waits for an insert until `max_time_ms` (0: the default 1000 ms)
 // from now, then the batch is read again.
-CommandOutcome ReplyWithTailableGetMore(CommandContext& ctx, std::unique_ptr<Cursor> cursor,
-                                        std::string ns, int64_t batch_size, int64_t max_time_ms,
-                                        bson_t* reply);
+CommandOutcome ReplyWithTailableGetMore(CommandContext& ctx, CursorPin cursor, std::string ns,
+                                        int64_t batch_size, int64_t max_time_ms, bson_t* reply);
 
 }  // namespace cairn::server

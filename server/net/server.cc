@@ -196,9 +196,9 @@ struct Server::Impl {
   // A cursor's next batch being read ahead on another loop while its connection sends; `done`
   // (on the connection's strand) is cancelled when it has finished.
   struct ReadAheadJob {
-    ReadAheadJob(asio::any_io_executor executor, std::unique_ptr<Cursor> c)
+    ReadAheadJob(asio::any_io_executor executor, CursorPin c)
         : cursor(std::move(c)), done(executor, std::chrono::steady_clock::time_point::max()) {}
-    std::unique_ptr<Cursor> cursor;
+    CursorPin cursor;
     asio::steady_timer done;
     bool finished = false;  // read and written on the connection's strand only
   };
@@ -431,8 +431,8 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
     // The next batch of a cursor is read ahead while the reply is sent: on another loop when
     // there is one, so the send (for a 1 MiB batch, ~20% of a scan's server time: the copy and
     // the loopback TCP path) and the reading overlap; otherwise after the send.
-    std::unique_ptr<Cursor> read_ahead;  // read on this loop, after the send
-    std::shared_ptr<ReadAheadJob> job;   // read on the helper loop, during the send
+    CursorPin read_ahead;               // read on this loop, after the send
+    std::shared_ptr<ReadAheadJob> job;  // read on the helper loop, during the send
     if (dispatched.next.kind == Continuation::Kind::kReadAhead) {
       const int64_t cursor_id = dispatched.next.cursor_id;
       // Only when no request is already waiting (a read-ahead must never delay one), and while
@@ -440,7 +440,7 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
       boost::system::error_code pending_error;
       if (session->socket.available(pending_error) == 0 && !pending_error &&
           state.cursors().idle_bytes() < CursorManager::kIdleBytesBudget) {
-        std::unique_ptr<Cursor> cursor = state.cursors().TryCheckOut(cursor_id);
+        CursorPin cursor = state.cursors().TryPin(cursor_id);
         if (cursor && helper != nullptr && action == DispatchAction::kReply) {
           job = std::make_shared<ReadAheadJob>(session->socket.get_executor(), std::move(cursor));
         } else {
@@ -475,7 +475,7 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
       BusyMark busy;
       ReadAhead(*read_ahead);
     }
-    if (read_ahead) state.cursors().CheckIn(std::move(read_ahead));
+    read_ahead.CheckIn();
     if (ec) break;
     out.Reset(wire::kKeepReplyBytes);
     session->busy = false;

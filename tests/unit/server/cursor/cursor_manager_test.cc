@@ -1,4 +1,6 @@
-// CursorManager: ids, check-out/check-in, kills while checked out, discards, idle reaping.
+// CursorManager: ids, check-out/check-in, kills while checked out, discards, idle reaping; and
+// CursorPin: a checked-out cursor goes back on every path (the pin's end included) unless
+// discarded, and a pin moved elsewhere hands over that duty.
 #include "server/cursor/cursor_manager.h"
 
 #include <gtest/gtest.h>
@@ -6,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <thread>
+#include <utility>
 
 namespace cairn::server {
 namespace {
@@ -99,6 +102,100 @@ TEST(CursorManager, ShouldReapOnlyCursorsIdleLongerThanTheTimeout) {
   EXPECT_EQ(manager.ReapIdle(std::chrono::milliseconds(1)), 1u);
   EXPECT_EQ(manager.open_count(), 0u);
   EXPECT_EQ(manager.timed_out_total(), 1);
+}
+
+TEST(CursorPin, ShouldAnswerAsCheckOutForUnknownIdsAndOtherNamespaces) {
+  CursorManager manager;
+  Result<CursorPin> unknown = manager.Pin(42, "db.c");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.status().code(), ErrorCode::kCursorNotFound);
+  EXPECT_EQ(unknown.status().reason(), "cursor id 42 not found");
+  int64_t id = manager.Register(NewCursor("db.c"));
+  Result<CursorPin> other = manager.Pin(id, "db.other");
+  ASSERT_FALSE(other.ok());
+  EXPECT_EQ(other.status().code(), ErrorCode::kUnauthorized);
+  EXPECT_TRUE(manager.Pin(id, "db.c").ok());  // the refused pin left it idle
+}
+
+TEST(CursorPin, ShouldCheckTheCursorBackInWhenItEnds) {
+  CursorManager manager;
+  int64_t id = manager.Register(NewCursor("db.c"));
+  {
+    Result<CursorPin> pin = manager.Pin(id, "db.c");
+    ASSERT_TRUE(pin.ok());
+    EXPECT_EQ((*pin)->id, id);
+    EXPECT_EQ(manager.Pin(id, "db.c").status().code(), ErrorCode::kCursorNotFound);  // in use
+    EXPECT_FALSE(manager.TryPin(id));
+  }
+  EXPECT_EQ(manager.open_count(), 1u);
+  EXPECT_TRUE(manager.Pin(id, "db.c").ok());
+}
+
+TEST(CursorPin, ShouldForgetADiscardedCursor) {
+  CursorManager manager;
+  int64_t id = manager.Register(NewCursor("db.c"));
+  {
+    Result<CursorPin> pin = manager.Pin(id, "db.c");
+    ASSERT_TRUE(pin.ok());
+    pin->Discard();
+    EXPECT_FALSE(*pin);
+  }
+  EXPECT_EQ(manager.open_count(), 0u);
+  EXPECT_FALSE(manager.Kill(id));
+}
+
+TEST(CursorPin, ShouldCheckInOnceWhenCheckedInEarly) {
+  CursorManager manager;
+  int64_t id = manager.Register(NewCursor("db.c"));
+  Result<CursorPin> pin = manager.Pin(id, "db.c");
+  ASSERT_TRUE(pin.ok());
+  pin->CheckIn();
+  EXPECT_FALSE(*pin);
+  Result<CursorPin> again = manager.Pin(id, "db.c");  // idle again, before the first pin ends
+  EXPECT_TRUE(again.ok());
+}
+
+TEST(CursorPin, ShouldHandItsDutyToThePinItMovesTo) {
+  CursorManager manager;
+  int64_t id = manager.Register(NewCursor("db.c"));
+  CursorPin outer;
+  {
+    Result<CursorPin> pin = manager.Pin(id, "db.c");
+    ASSERT_TRUE(pin.ok());
+    outer = std::move(*pin);
+  }
+  EXPECT_FALSE(manager.TryPin(id));  // still out: `outer` holds it
+  outer = CursorPin();               // assigning over a pin checks its cursor in
+  EXPECT_TRUE(manager.TryPin(id));
+}
+
+TEST(CursorPin, ShouldDestroyACursorKilledWhileOutWhenItComesBack) {
+  CursorManager manager;
+  int64_t id = manager.Register(NewCursor("db.c"));
+  {
+    Result<CursorPin> pin = manager.Pin(id, "db.c");
+    ASSERT_TRUE(pin.ok());
+    EXPECT_TRUE(manager.Kill(id));
+  }
+  EXPECT_EQ(manager.open_count(), 0u);
+  EXPECT_FALSE(manager.Kill(id));
+}
+
+TEST(CursorPin, ShouldLetAGetMoreWaitForAReadAheadPinToEnd) {
+  CursorManager manager;
+  int64_t id = manager.Register(NewCursor("db.c"));
+  CursorPin reading = manager.TryPin(id);
+  ASSERT_TRUE(reading);
+  std::atomic<bool> ended{false};
+  std::thread read_ahead([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    ended = true;
+    CursorPin done = std::move(reading);  // ends here, on the read-ahead's thread
+  });
+  Result<CursorPin> pin = manager.Pin(id, "db.c");  // from another connection, meanwhile
+  EXPECT_TRUE(ended);
+  EXPECT_TRUE(pin.ok());
+  read_ahead.join();
 }
 
 }  // namespace
