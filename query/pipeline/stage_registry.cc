@@ -131,6 +131,20 @@ std::string_view LastStageName(BsonView pipeline_array) {
   return StageNameAt(pipeline_array, /*last=*/true);
 }
 
+std::string_view FirstWritingStageName(BsonView pipeline_array) {
+  bson_iter_t it, stage;
+  if (!pipeline_array.Init(&it)) return {};
+  while (bson_iter_next(&it)) {
+    if (!BSON_ITER_HOLDS_DOCUMENT(&it) || !bson_iter_recurse(&it, &stage) ||
+        !bson_iter_next(&stage)) {
+      continue;
+    }
+    std::string_view name = IterKey(&stage);
+    if (TraitsOf(name).writes_output) return name;
+  }
+  return {};
+}
+
 Status CheckStageShape(const bson_iter_t* element) {
   if (!BSON_ITER_HOLDS_DOCUMENT(element)) {
     return Status(ErrorCode::kTypeMismatch,

@@ -38,6 +38,10 @@ StageTraits TraitsOf(std::string_view name);
 std::string_view FirstStageName(BsonView pipeline_array);
 std::string_view LastStageName(BsonView pipeline_array);
 
+// The name of the first writing stage ($out, $merge) of a pipeline array, or empty: what $lookup
+// and $unionWith refuse in their sub-pipelines (51047, 31441) before parsing them.
+std::string_view FirstWritingStageName(BsonView pipeline_array);
+
 // Checks the shape of one pipeline element as MongoDB's lite parse does: an object with exactly
 // one field (40323) naming a known stage (40324). `element` is positioned on the array element.
 Status CheckStageShape(const bson_iter_t* element);

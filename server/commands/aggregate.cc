@@ -178,8 +178,7 @@ CommandOutcome HandleAggregate(CommandContext& ctx, const CommandRequest& reques
 
   // The query part: the leading $match (absorbed from the pipeline) and the hint.
   bson_iter_t hint;
-  QueryRequest query_request;
-  query_request.interrupt = ctx.interrupt;
+  QueryRequest query_request(ctx);
   query_request.let = options.expression_context;  // the collation is already applied
   query_request.filter = pipeline->leading_match();
   query_request.hint = args.Get("hint", &hint) ? &hint : nullptr;

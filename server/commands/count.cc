@@ -29,8 +29,7 @@ CommandOutcome HandleCount(CommandContext& ctx, const CommandRequest& request, b
   CAIRN_RETURN_IF_ERROR(CheckNonNegative("skip", skip));
   if (limit < 0) limit = -limit;  // count treats a negative limit as its absolute value
   bson_iter_t hint;
-  QueryRequest query_request;
-  query_request.interrupt = ctx.interrupt;
+  QueryRequest query_request(ctx);
   query_request.collation = args.GetDocument("collation");
   query_request.filter = args.GetDocument("query");
   query_request.hint = args.Get("hint", &hint) ? &hint : nullptr;

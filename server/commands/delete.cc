@@ -40,8 +40,7 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
   // The statement's collation, under which its filter compares strings.
   CAIRN_ASSIGN_OR_RETURN(BsonView collation,
                          StatementCollationField("delete", "deletes", statement));
-  QueryRequest query_request;
-  query_request.interrupt = ctx.interrupt;
+  QueryRequest query_request(ctx);
   query_request.let = let;
   query_request.collation = collation;
   query_request.filter = filter;

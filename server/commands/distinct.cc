@@ -93,8 +93,7 @@ CommandOutcome HandleDistinct(CommandContext& ctx, const CommandRequest& request
     return Status(ErrorCode::kBadValue, "FieldPath cannot be constructed with empty string");
   // The collation the query compares strings under, and the values are told apart by.
   bson_iter_t hint;
-  QueryRequest query_request;
-  query_request.interrupt = ctx.interrupt;
+  QueryRequest query_request(ctx);
   query_request.collation = args.GetDocument("collation");
   query_request.filter = args.GetDocument("query");
   query_request.hint = args.Get("hint", &hint) ? &hint : nullptr;

@@ -171,8 +171,7 @@ CommandOutcome HandleFind(CommandContext& ctx, const CommandRequest& request, bs
   CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const query::ExpressionContext> let,
                          query::ExpressionContext::Make(args.GetDocument("let")));
   bson_iter_t hint;
-  QueryRequest query_request;
-  query_request.interrupt = ctx.interrupt;
+  QueryRequest query_request(ctx);
   query_request.let = let;
   query_request.collation = args.GetDocument("collation");
   query_request.filter = args.GetDocument("filter");

@@ -80,8 +80,7 @@ CommandOutcome HandleFindAndModify(CommandContext& ctx, const CommandRequest& re
                          query::ExpressionContext::Make(args.GetDocument("let")));
   // Its collation, under which the query and the sort compare strings.
   bson_iter_t hint;
-  QueryRequest query_request;
-  query_request.interrupt = ctx.interrupt;
+  QueryRequest query_request(ctx);
   query_request.let = let;
   query_request.collation = args.GetDocument("collation");
   BsonView filter = args.GetDocument("query");

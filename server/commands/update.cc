@@ -51,8 +51,7 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
   CAIRN_ASSIGN_OR_RETURN(BsonView collation,
                          StatementCollationField("update", "updates", statement));
   bson_iter_t hint;
-  QueryRequest query_request;
-  query_request.interrupt = ctx.interrupt;
+  QueryRequest query_request(ctx);
   query_request.let = let;
   query_request.collation = collation;
   query_request.filter = filter;

@@ -15,13 +15,17 @@
 #include "common/bson_doc.h"
 #include "common/status.h"
 #include "query/expression/expression.h"
+#include "server/command.h"
 #include "server/exec/explain.h"
 #include "server/exec/stream_builder.h"
 
 namespace cairn::server {
 
-// The query arguments as a command carries them (views on the command's bytes).
+// The query arguments as a command carries them (views on the command's bytes). Made from the
+// command's context, so the query's scans are always interrupted through the command's slot.
 struct QueryRequest {
+  explicit QueryRequest(const CommandContext& ctx) : interrupt(ctx.interrupt) {}
+
   // The command's `let` variables and $$NOW (ExpressionContext::Make); null: none.
   std::shared_ptr<const query::ExpressionContext> let;
   BsonView collation;                 // {}: the simple collation

@@ -16,9 +16,9 @@ namespace cairn::server {
 
 // The OutputTargets of one aggregate running in database `db`; with bypass_document_validation
 // the targets' validators are not applied (the aggregate's bypassDocumentValidation). $merge's
-// lookups are interrupted through `interrupt` (the command's slot; null: never).
+// lookups and $out's index builds are interrupted through `interrupt` (the command's slot).
 std::shared_ptr<query::OutputTargets> MakeOutputTargets(
-    WriteContext& state, std::string db, bool bypass_document_validation = false,
-    std::shared_ptr<const InterruptSlot> interrupt = nullptr);
+    WriteContext& state, std::string db, bool bypass_document_validation,
+    std::shared_ptr<const InterruptSlot> interrupt);
 
 }  // namespace cairn::server

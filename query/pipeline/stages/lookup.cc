@@ -246,17 +246,10 @@ Result<StagePtr> ParseLookup(const bson_iter_t* spec, const PipelineOptions& opt
     if (!placeholders.empty()) {
       sub.expression_context = sub.expression_context->WithVariables(std::move(placeholders));
     }
-    bson_iter_t stage_it;
-    lookup->pipeline_array().Init(&stage_it);
-    while (bson_iter_next(&stage_it)) {
-      if (!BSON_ITER_HOLDS_DOCUMENT(&stage_it)) continue;
-      bson_iter_t name_it;
-      if (!IterDocument(&stage_it).Init(&name_it) || !bson_iter_next(&name_it)) continue;
-      std::string_view name = IterKey(&name_it);
-      if (TraitsOf(name).writes_output) {
-        return Status(ErrorCode::kLocation51047,
-                      std::string(name) + " is not allowed within a $lookup's sub-pipeline");
-      }
+    std::string_view writing = FirstWritingStageName(lookup->pipeline_array());
+    if (!writing.empty()) {
+      return Status(ErrorCode::kLocation51047,
+                    std::string(writing) + " is not allowed within a $lookup's sub-pipeline");
     }
     CAIRN_ASSIGN_OR_RETURN(Pipeline parsed, Pipeline::Parse(lookup->pipeline_array(), sub));
     if (!has_let) lookup->fixed_pipeline = std::move(parsed);

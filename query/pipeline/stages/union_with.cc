@@ -103,18 +103,10 @@ Status CheckCollectionless(std::optional<BsonView> pipeline) {
 
 // isAllowedInUnionPipeline: the writing stages are not.
 Status CheckSubPipelineStages(BsonView pipeline) {
-  bson_iter_t stage;
-  pipeline.Init(&stage);
-  while (bson_iter_next(&stage)) {
-    bson_iter_t name;
-    if (!IterDocument(&stage).Init(&name) || !bson_iter_next(&name)) continue;
-    std::string_view stage_name = IterKey(&name);
-    if (TraitsOf(stage_name).writes_output) {
-      return Status(ErrorCode::kLocation31441,
-                    std::string(stage_name) + " is not allowed within a $unionWith's sub-pipeline");
-    }
-  }
-  return Status::OK();
+  std::string_view writing = FirstWritingStageName(pipeline);
+  if (writing.empty()) return Status::OK();
+  return Status(ErrorCode::kLocation31441,
+                std::string(writing) + " is not allowed within a $unionWith's sub-pipeline");
 }
 
 }  // namespace

@@ -12,21 +12,16 @@
 namespace cairn::query {
 namespace {
 
-BsonDoc Array(const std::string& json) { return BsonDoc::FromJson(R"({"a": )" + json + "}"); }
-
-std::string First(const std::string& json) {
-  BsonDoc doc = Array(json);
+// `pick` (FirstStageName, LastStageName, FirstWritingStageName) over the JSON array `json`.
+std::string NameIn(std::string_view (*pick)(BsonView), const std::string& json) {
+  BsonDoc doc = BsonDoc::FromJson(R"({"a": )" + json + "}");
   bson_iter_t it;
   EXPECT_TRUE(doc.view().Find("a", &it));
-  return std::string(FirstStageName(IterDocument(&it)));
+  return std::string(pick(IterDocument(&it)));
 }
 
-std::string Last(const std::string& json) {
-  BsonDoc doc = Array(json);
-  bson_iter_t it;
-  EXPECT_TRUE(doc.view().Find("a", &it));
-  return std::string(LastStageName(IterDocument(&it)));
-}
+std::string First(const std::string& json) { return NameIn(FirstStageName, json); }
+std::string Last(const std::string& json) { return NameIn(LastStageName, json); }
 
 TEST(StageTraits, ShouldMarkTheWritingStages) {
   EXPECT_TRUE(TraitsOf("$out").writes_output);
@@ -77,6 +72,13 @@ TEST(StageNames, ShouldBeEmptyWithoutAStageDocument) {
   EXPECT_EQ(First(R"([1, {"$out": "x"}])"), "");
   EXPECT_EQ(Last(R"([{"$out": "x"}, 1])"), "");
   EXPECT_EQ(First(R"([{}])"), "");
+}
+
+TEST(StageNames, ShouldNameTheFirstWritingStageOfASubPipeline) {
+  EXPECT_EQ(NameIn(FirstWritingStageName, R"([{"$match": {}}, {"$merge": "x"}, {"$out": "y"}])"),
+            "$merge");
+  EXPECT_EQ(NameIn(FirstWritingStageName, R"([1, {"$out": "y"}])"), "$out");
+  EXPECT_EQ(NameIn(FirstWritingStageName, R"([{"$match": {}}, {"$lookup": {}}])"), "");
 }
 
 }  // namespace
