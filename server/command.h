@@ -96,17 +96,21 @@ struct Continuation {
     // into `collection` commits (its insert version moves past `version`) or `deadline` passes,
     // then calls `resume`, whose reply replaces the one built.
     kAwaitInsert,
+    // An awaitable hello whose client has seen the current topology (commands/hello.cc): the
+    // loop waits, without holding its thread, until the topology counter moves past `version`
+    // or `deadline` passes, then calls `resume`, whose reply replaces the one built.
+    kAwaitTopology,
   };
   using Resume = CommandOutcome (*)(CommandContext& ctx, const Continuation& self, bson_t* reply);
 
   Kind kind = Kind::kNone;
   int64_t cursor_id = 0;
-  // kAwaitInsert only.
-  uint32_t collection = 0;
-  uint64_t version = 0;
+  // kAwaitInsert and kAwaitTopology.
+  uint32_t collection = 0;  // kAwaitInsert: the collection's prefix
+  uint64_t version = 0;     // the insert version, or the topology counter, seen
   std::chrono::steady_clock::time_point deadline;
-  std::string ns;          // the cursor's namespace, as the getMore named it
-  int64_t batch_size = 0;  // the getMore's batchSize
+  std::string ns;          // the cursor's namespace, as the getMore named it (hello: its name)
+  int64_t batch_size = 0;  // the getMore's batchSize (hello: 1 when it sent helloOk)
   Resume resume = nullptr;
 
   static Continuation ReadAhead(int64_t cursor_id) {
@@ -140,6 +144,12 @@ class [[nodiscard]] CommandOutcome {
 using CommandHandler = CommandOutcome (*)(CommandContext& ctx, const CommandRequest& request,
                                           bson_t* reply);
 
+// Where a command may run when this server is not a writable primary (an uninitiated --replSet
+// member), as mongod's Command::secondaryAllowed: always (handshake, diagnostics), only when the
+// client allows reads from a non-primary (reads: NotPrimaryNoSecondaryOk 13435 otherwise), or
+// never (writes: NotWritablePrimary 10107). The local database is exempt.
+enum class OnSecondary { kAlways, kOptIn, kNever };
+
 struct CommandDef {
   std::string_view name;
   CommandHandler handler;
@@ -149,6 +159,7 @@ struct CommandDef {
   // Reads its kind-1 document sequences in place (the write commands: write_statements.h). Any
   // other command gets each sequence folded into its body as an array field, as mongod parses them.
   bool reads_sequences = false;
+  OnSecondary on_secondary = OnSecondary::kAlways;
 };
 
 }  // namespace cairn::server

@@ -63,6 +63,13 @@ int main(int argc, char** argv) {
       "maxConns", po::value<int>(&options.max_conns),
       "Max number of simultaneous connections (default: 1000000, at most 80% of the "
       "process's file descriptor limit)")(
+      "replSet", po::value<std::string>(&options.repl_set),
+      "Arg is <setname>: run as a member of this replica set (one member, this server)")(
+      "initiate", po::bool_switch(&options.initiate),
+      "With --replSet: initiate the set with its default configuration at the first start "
+      "(no rs.initiate() step needed; a later replSetInitiate still succeeds once)")(
+      "oplogSize", po::value<int64_t>(&options.oplog_size_mb),
+      "Size to use (in MB) for the replication oplog (default: 5% of the free disk space)")(
       "setParameter", po::value<std::vector<std::string>>(&options.set_parameters)->composing(),
       "Set a configurable parameter (name=value)");
 
@@ -94,6 +101,15 @@ int main(int argc, char** argv) {
   if (vm.count("maxConns") && options.max_conns < 1) {
     std::cerr << "Error parsing command line: maxConns must be at least 1, got "
               << options.max_conns << "\n";
+    return kExitBadOptions;
+  }
+  if (options.initiate && options.repl_set.empty()) {
+    std::cerr << "Error parsing command line: --initiate needs --replSet\n";
+    return kExitBadOptions;
+  }
+  if (vm.count("oplogSize") && options.oplog_size_mb < 1) {
+    std::cerr << "Error parsing command line: --oplogSize must be at least 1 (MB), got "
+              << options.oplog_size_mb << "\n";
     return kExitBadOptions;
   }
   options.bind_ips = SplitComma(bind_ip);

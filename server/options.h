@@ -17,7 +17,13 @@ struct ServerOptions {
   int cursor_timeout_minutes = 10;  // Default: 10, as cursorTimeoutMillis 600000
   // Default: 0 = mongod's 1,000,000 bounded by 80% of the descriptor limit (--maxConns).
   int max_conns = 0;
-  std::vector<std::string> argv;            // the command line, for getCmdLineOpts
+  // Default: "" = a standalone (--replSet NAME: a replica set of one member, this server).
+  std::string repl_set;
+  // Default: false (--initiate: with --replSet, initiate with the default configuration at the
+  // first start, so no rs.initiate() step is needed).
+  bool initiate = false;
+  int64_t oplog_size_mb = 0;      // Default: 0 = 5% of the free disk, 990 MB to 50 GB (--oplogSize)
+  std::vector<std::string> argv;  // the command line, for getCmdLineOpts
   std::vector<std::string> set_parameters;  // Default: none (--setParameter name=value)
 };
 

@@ -16,6 +16,7 @@
 #include "server/cursor/cursor_manager.h"
 #include "server/exec/id_cache.h"
 #include "server/options.h"
+#include "server/repl/replication_coordinator.h"
 #include "server/server_parameters.h"
 #include "server/ttl/ttl_monitor.h"
 #include "server/write/write_context.h"
@@ -51,6 +52,9 @@ class ServerState {
   // locks): CollectionWriter and everything that writes take this, not the ServerState.
   WriteContext& writes() { return writes_; }
 
+  // The replica set state: standalone, uninitiated or primary; the cluster's logical clock.
+  ReplicationCoordinator& repl() { return repl_; }
+
   int64_t NextConnectionId() { return ++last_connection_id_; }
   std::atomic<int64_t> current_connections{0};
   std::atomic<int64_t> total_connections{0};
@@ -72,6 +76,7 @@ class ServerState {
   CappedRegistry capped_;
   ServerParameters parameters_;
   WriteContext writes_{*engine_, id_cache_, capped_};
+  ReplicationCoordinator repl_{options_, writes_};
   std::atomic<int64_t> last_connection_id_{0};
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::chrono::system_clock::time_point start_wall_ = std::chrono::system_clock::now();

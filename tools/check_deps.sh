@@ -31,6 +31,9 @@ check server/exec   'server/(net|commands)/' "exec never includes net or command
 check server/cursor 'server/(net|commands)/' "cursor never includes net or commands"
 check server/ttl    'server/(net|commands)/|server/server_state.h' \
   "ttl includes neither net nor commands nor the ServerState that owns it"
+check server/repl   'server/(net|commands)/|server/server_state.h' \
+  "repl includes neither net nor commands nor the ServerState that owns it"
+check server/write  'server/repl/'       "write never includes repl (it logs through OplogSink)"
 check server   'server/commands/'        "only net/dispatcher includes commands" \
   server/commands/ server/net/dispatcher.cc
 [[ $status -eq 0 ]] && echo "dependency rule: ok"

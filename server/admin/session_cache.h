@@ -34,10 +34,12 @@ class SessionCache {
   // Date} per live session, as $listLocalSessions returns them.
   std::vector<BsonDoc> List();
 
- private:
+  // Hashes a SessionId (its UUID's bytes are already random).
   struct Hash {
     size_t operator()(const SessionId& id) const;
   };
+
+ private:
   void DropExpiredLocked(std::chrono::system_clock::time_point now);
 
   Mutex mu_;

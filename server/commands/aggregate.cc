@@ -132,8 +132,9 @@ CommandOutcome HandleAggregate(CommandContext& ctx, const CommandRequest& reques
   const bool writes_output =
       query::TraitsOf(query::LastStageName(IterDocument(&pipeline_it))).writes_output;
   // Change streams read the oplog, which only a replica set has: a standalone mongod refuses
-  // them before parsing the rest (DocumentSourceChangeStream's 40573).
-  if (first_traits.requires_replica_set) {
+  // them before parsing the rest (DocumentSourceChangeStream's 40573). (On a primary the stage
+  // registry answers for what is not built yet.)
+  if (first_traits.requires_replica_set && !ctx.state.repl().primary()) {
     return Status(ErrorCode::kLocation40573,
                   "The $changeStream stage is only supported on replica sets");
   }

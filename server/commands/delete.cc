@@ -9,6 +9,7 @@
 #include "server/catalog/namespace.h"
 #include "server/commands/command_args.h"
 #include "server/commands/reply.h"
+#include "server/commands/retryable_write.h"
 #include "server/commands/write_statements.h"
 #include "server/exec/canonical_query.h"
 #include "server/server_state.h"
@@ -21,7 +22,8 @@ namespace {
 constexpr size_t kCommitEveryBytes = 16u << 20;
 
 Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView statement,
-                    const std::shared_ptr<const query::ExpressionContext>& let, int64_t* deleted) {
+                    const std::shared_ptr<const query::ExpressionContext>& let,
+                    RetryableWrite* retry, size_t index, int64_t* deleted) {
   CAIRN_ASSIGN_OR_RETURN(BsonElement q_field,
                          StatementDocumentField("delete", "deletes", statement, "q"));
   bson_iter_t q = q_field.iter();
@@ -54,10 +56,17 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
     target.root = ExplainTarget::Root::kDelete;
     return canonical.Explain(ctx, *ctx.explain, std::move(target), ctx.explain->reply);
   }
+  // A retried single delete that executed already deleted its document: n is 1 again.
+  if (retry && limit == 1 && retry->Executed(index)) {
+    ++*deleted;
+    return Status::OK();
+  }
   CAIRN_ASSIGN_OR_RETURN(
       std::unique_ptr<CollectionWriter> writer,
       CollectionWriter::Open(ctx.state.writes(), ns, /*create_if_missing=*/false));
   if (!writer->collection()) return Status::OK();
+  const bool recorded = retry && limit == 1;  // multi-document deletes are not retryable
+  if (recorded) writer->set_statement(retry->Statement(index));
   CAIRN_ASSIGN_OR_RETURN(
       auto stream, canonical.Run(ctx.state.engine(), writer->collection(), &ctx.state.id_cache()));
   while (stream->Next()) {
@@ -66,7 +75,7 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
     if (writer->pending_bytes() > kCommitEveryBytes) CAIRN_RETURN_IF_ERROR(writer->Commit());
   }
   CAIRN_RETURN_IF_ERROR(stream->status());
-  return writer->Commit();
+  return CommitStatement(*writer, recorded ? retry : nullptr, index);
 }
 
 }  // namespace
@@ -96,12 +105,14 @@ CommandOutcome HandleDelete(CommandContext& ctx, const CommandRequest& request, 
     if (statements.size() != 1) {
       return Status(ErrorCode::kInvalidLength, "explained write batches must be of size 1");
     }
-    return RunStatement(ctx, ns, statements[0], let, &n);
+    return RunStatement(ctx, ns, statements[0], let, nullptr, 0, &n);
   }
+  CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<RetryableWrite> retry,
+                         RetryableWrite::Begin(ctx, request, args));
   std::vector<WriteError> errors;
   for (size_t i = 0; i < statements.size(); ++i) {
     ctx.state.opcounters().remove++;
-    Status status = RunStatement(ctx, ns, statements[i], let, &n);
+    Status status = RunStatement(ctx, ns, statements[i], let, retry.get(), i, &n);
     if (!status.ok()) {
       errors.push_back({static_cast<int32_t>(i), status});
       if (ordered) break;

@@ -12,6 +12,7 @@
 #include "query/update/update.h"
 #include "server/catalog/namespace.h"
 #include "server/commands/command_args.h"
+#include "server/commands/retryable_write.h"
 #include "server/commands/write_statements.h"
 #include "server/exec/canonical_query.h"
 #include "server/server_state.h"
@@ -123,10 +124,33 @@ CommandOutcome HandleFindAndModify(CommandContext& ctx, const CommandRequest& re
     target.upsert = upsert;
     return canonical.Explain(ctx, *ctx.explain, std::move(target), reply);
   }
+  CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<RetryableWrite> retry,
+                         RetryableWrite::Begin(ctx, request, args));
+  if (retry) {
+    if (std::optional<BsonDoc> entry = retry->ExecutedEntry(0)) {
+      // Executed before: its reply again, from the no-op entry it logged with its result.
+      bson_iter_t o, o2, last_error, has_value;
+      if (!entry->view().Find("o", &o) || !entry->view().Find("o2", &o2) ||
+          !BSON_ITER_HOLDS_DOCUMENT(&o2) ||
+          !IterDocument(&o2).Find("lastErrorObject", &last_error)) {
+        return Status(ErrorCode::kIncompleteTransactionHistory,
+                      "Incomplete history detected for this retryable write: the oplog no longer "
+                      "holds its result");
+      }
+      AppendIter(reply, "lastErrorObject", &last_error);
+      if (IterDocument(&o2).Find("hasValue", &has_value) && bson_iter_as_bool(&has_value)) {
+        AppendIter(reply, "value", &o);
+      } else {
+        BSON_APPEND_NULL(reply, "value");
+      }
+      return Status::OK();
+    }
+  }
   CAIRN_ASSIGN_OR_RETURN(
       std::unique_ptr<CollectionWriter> writer,
       CollectionWriter::Open(ctx.state.writes(), ns, /*create_if_missing=*/upsert));
   writer->set_bypass_document_validation(args.GetBool("bypassDocumentValidation", false));
+  if (retry) writer->set_statement(retry->Statement(0));
   bool found = false;
   BsonDoc result;  // the document to return
   if (writer->collection()) {
@@ -162,20 +186,27 @@ CommandOutcome HandleFindAndModify(CommandContext& ctx, const CommandRequest& re
     }
   }
   if (found) CAIRN_RETURN_IF_ERROR(ProjectValue(fields, &result));
-  CAIRN_RETURN_IF_ERROR(writer->Commit());
-
-  bson_t last_error;
-  BSON_APPEND_DOCUMENT_BEGIN(reply, "lastErrorObject", &last_error);
-  BSON_APPEND_INT32(&last_error, "n", (found || upserted) ? 1 : 0);
+  BsonDoc last_error_doc;
+  bson_t* last_error = last_error_doc.get();
+  BSON_APPEND_INT32(last_error, "n", (found || upserted) ? 1 : 0);
   if (!remove) {
-    BSON_APPEND_BOOL(&last_error, "updatedExisting", found && !upserted);
+    BSON_APPEND_BOOL(last_error, "updatedExisting", found && !upserted);
     if (upserted) {
       bson_iter_t id;
       upserted_id.view().Find("upserted", &id);
-      AppendIter(&last_error, "upserted", &id);
+      AppendIter(last_error, "upserted", &id);
     }
   }
-  bson_append_document_end(reply, &last_error);
+  if (retry && writer->last_oplog_ts() != 0) {
+    // The reply a retry answers with, logged with the change (MongoDB keeps the document image
+    // for this in config.image_collection).
+    BsonDoc o2;
+    BSON_APPEND_DOCUMENT(o2.get(), "lastErrorObject", last_error);
+    BSON_APPEND_BOOL(o2.get(), "hasValue", found);
+    CAIRN_RETURN_IF_ERROR(writer->LogNoop(found ? result.view() : BsonView(), o2.view()));
+  }
+  CAIRN_RETURN_IF_ERROR(CommitStatement(*writer, retry.get(), 0));
+  BSON_APPEND_DOCUMENT(reply, "lastErrorObject", last_error);
   if (found) {
     BSON_APPEND_DOCUMENT(reply, "value", result.get());
   } else {

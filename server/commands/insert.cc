@@ -6,6 +6,7 @@
 #include "server/catalog/namespace.h"
 #include "server/commands/command_args.h"
 #include "server/commands/reply.h"
+#include "server/commands/retryable_write.h"
 #include "server/commands/write_statements.h"
 #include "server/server_state.h"
 #include "server/write/collection_writer.h"
@@ -25,6 +26,8 @@ CommandOutcome HandleInsert(CommandContext& ctx, const CommandRequest& request, 
   CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
   bool ordered = args.GetBool("ordered", true);
   std::string ns = MakeNamespace(request.db, collection);
+  CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<RetryableWrite> retry,
+                         RetryableWrite::Begin(ctx, request, args));
 
   CAIRN_ASSIGN_OR_RETURN(
       std::unique_ptr<CollectionWriter> writer,
@@ -48,8 +51,15 @@ CommandOutcome HandleInsert(CommandContext& ctx, const CommandRequest& request, 
   int64_t inserted = 0;
   for (size_t i = 0; i < documents.size(); ++i) {
     ctx.state.opcounters().insert++;
+    if (retry && retry->Executed(i)) {  // a retried statement: inserted before, not again
+      if (prepared[i].ok()) ++next_ready;
+      ++inserted;
+      continue;
+    }
+    if (retry) writer->set_statement(retry->Statement(i));
     Status status = prepared[i].ok() ? writer->Insert(prepared[i].value(), probes, next_ready++)
                                      : prepared[i].status();
+    if (retry && status.ok()) retry->Note(i, writer->last_oplog_ts());
     if (!status.ok()) {
       errors.push_back({static_cast<int32_t>(i), status});
       if (ordered) break;
@@ -58,6 +68,7 @@ CommandOutcome HandleInsert(CommandContext& ctx, const CommandRequest& request, 
     ++inserted;
   }
   CAIRN_RETURN_IF_ERROR(writer->Commit());
+  if (retry) retry->Committed();
   AppendCount(reply, "n", inserted);
   AppendWriteErrors(reply, errors);
   return Status::OK();

@@ -10,6 +10,7 @@
 #include "server/catalog/namespace.h"
 #include "server/commands/command_args.h"
 #include "server/commands/reply.h"
+#include "server/commands/retryable_write.h"
 #include "server/commands/write_statements.h"
 #include "server/exec/canonical_query.h"
 #include "server/server_state.h"
@@ -33,7 +34,8 @@ struct StatementResult {
 
 Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView statement,
                     const std::shared_ptr<const query::ExpressionContext>& let,
-                    bool bypass_validation, StatementResult* result) {
+                    bool bypass_validation, RetryableWrite* retry, size_t index,
+                    StatementResult* result) {
   CAIRN_ASSIGN_OR_RETURN(BsonElement q_field,
                          StatementDocumentField("update", "updates", statement, "q"));
   bson_iter_t q = q_field.iter();
@@ -77,10 +79,30 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
     return canonical.Explain(ctx, *ctx.explain, std::move(target), ctx.explain->reply);
   }
 
+  // Multi-document updates are not retryable (drivers never retry them): they run again.
+  const bool recorded = retry != nullptr && !multi;
+  if (recorded) {
+    if (std::optional<BsonDoc> entry = retry->ExecutedEntry(index)) {
+      // Executed before: the result again, from the entry it wrote (an upsert logged an insert).
+      bson_iter_t op, o, id;
+      result->matched = 1;
+      if (entry->view().Find("op", &op) && BSON_ITER_HOLDS_UTF8(&op) && IterUtf8(&op) == "i" &&
+          entry->view().Find("o", &o) && BSON_ITER_HOLDS_DOCUMENT(&o) &&
+          IterDocument(&o).Find("_id", &id)) {
+        result->matched = 0;
+        AppendIter(result->upserted_id.get(), "_id", &id);
+        result->upserted = true;
+      } else {
+        result->modified = 1;
+      }
+      return Status::OK();
+    }
+  }
   CAIRN_ASSIGN_OR_RETURN(
       std::unique_ptr<CollectionWriter> writer,
       CollectionWriter::Open(ctx.state.writes(), ns, /*create_if_missing=*/upsert));
   writer->set_bypass_document_validation(bypass_validation);
+  if (recorded) writer->set_statement(retry->Statement(index));
   if (writer->collection()) {
     // Built after the writer holds the collection lock, so it sees every committed write.
     CAIRN_ASSIGN_OR_RETURN(auto stream, canonical.Run(ctx.state.engine(), writer->collection(),
@@ -108,7 +130,7 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
     AppendIter(result->upserted_id.get(), "_id", &id);
     result->upserted = true;
   }
-  return writer->Commit();
+  return CommitStatement(*writer, recorded ? retry : nullptr, index);
 }
 
 }  // namespace
@@ -147,8 +169,10 @@ CommandOutcome HandleUpdate(CommandContext& ctx, const CommandRequest& request, 
       return Status(ErrorCode::kInvalidLength, "explained write batches must be of size 1");
     }
     StatementResult ignored;
-    return RunStatement(ctx, ns, statements[0], let, bypass_validation, &ignored);
+    return RunStatement(ctx, ns, statements[0], let, bypass_validation, nullptr, 0, &ignored);
   }
+  CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<RetryableWrite> retry,
+                         RetryableWrite::Begin(ctx, request, args));
 
   int64_t n = 0, modified = 0;
   std::vector<WriteError> errors;
@@ -156,7 +180,8 @@ CommandOutcome HandleUpdate(CommandContext& ctx, const CommandRequest& request, 
   for (size_t i = 0; i < statements.size(); ++i) {
     ctx.state.opcounters().update++;
     StatementResult result;
-    Status status = RunStatement(ctx, ns, statements[i], let, bypass_validation, &result);
+    Status status =
+        RunStatement(ctx, ns, statements[i], let, bypass_validation, retry.get(), i, &result);
     // A statement that failed counts for nothing in n and nModified, even when it updated
     // documents before its error (MongoDB reports only the statements that succeeded).
     if (status.ok()) {

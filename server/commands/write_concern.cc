@@ -22,7 +22,7 @@ bool IsNumber(const bson_iter_t* it) {
 
 }  // namespace
 
-Result<WriteConcern> ParseWriteConcern(const bson_iter_t* field) {
+Result<WriteConcern> ParseWriteConcern(const bson_iter_t* field, bool replica_set) {
   WriteConcern concern;
   if (field == nullptr) return concern;
   bson_iter_t wc = *field;
@@ -44,9 +44,10 @@ Result<WriteConcern> ParseWriteConcern(const bson_iter_t* field) {
                         "w has to be a non-negative number and not greater than 50; found: " +
                             std::to_string(bson_iter_as_int64(&it)));
         }
-        if (w > 1) {
+        if (w > 1 && !replica_set) {
           return Status(ErrorCode::kBadValue, "cannot use 'w' > 1 with a standalone");
         }
+        concern.w_nodes = static_cast<int32_t>(w);
       } else if (BSON_ITER_HOLDS_UTF8(&it)) {
         std::string_view mode = IterUtf8(&it);
         if (mode != "majority") {
@@ -71,6 +72,7 @@ Result<WriteConcern> ParseWriteConcern(const bson_iter_t* field) {
       if (!IsNumber(&it) && !BSON_ITER_HOLDS_NULL(&it)) {
         return WrongType(key, &it, "[int, decimal, double, long]");
       }
+      if (IsNumber(&it)) concern.wtimeout_ms = bson_iter_as_int64(&it);
     } else if (key == "getLastError" || key == "provenance") {
       // Accepted as mongod does (provenance is set by mongos and internal clients).
     } else {

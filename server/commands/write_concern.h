@@ -1,7 +1,7 @@
 // WriteConcern: the writeConcern argument a command may carry ({w, j, wtimeout, fsync}),
-// checked as a standalone mongod checks it, and what acknowledging it takes: Cairn commits
-// every write to RocksDB's WAL before replying (w: 1), and with j: true or fsync: true also
-// syncs the WAL to disk before the reply.
+// checked as mongod checks it (a standalone's rules, or a replica set member's), and what
+// acknowledging it takes: Cairn commits every write to RocksDB's WAL before replying (w: 1), and
+// with j: true or fsync: true also syncs the WAL to disk before the reply.
 #pragma once
 
 #include "common/bson_doc.h"
@@ -10,12 +10,16 @@
 namespace cairn::server {
 
 struct WriteConcern {
-  bool sync = false;  // j: true or fsync: true
+  bool sync = false;        // j: true or fsync: true
+  int32_t w_nodes = 1;      // a numeric w (a replica set member: up to 50)
+  int64_t wtimeout_ms = 0;  // wtimeout
 };
 
 // The command's "writeConcern" field (null: absent, the defaults). Errors: TypeMismatch for a
 // non-document or badly typed field, FailedToParse for a negative w, BadValue "cannot use 'w' > 1
 // with a standalone", UnknownReplWriteConcern 79 for a named mode other than "majority".
-Result<WriteConcern> ParseWriteConcern(const bson_iter_t* field);
+// On a replica set member (`replica_set`) a numeric w up to 50 is accepted: the caller reports one
+// it cannot satisfy after the write, as mongod does.
+Result<WriteConcern> ParseWriteConcern(const bson_iter_t* field, bool replica_set = false);
 
 }  // namespace cairn::server

@@ -146,7 +146,8 @@ class ServerMergeSink final : public query::MergeSink {
   Status Replace(BsonView doc) override {
     std::optional<BsonDoc> storage;
     CAIRN_ASSIGN_OR_RETURN(BsonView prepared, PrepareForInsert(doc, &storage));
-    CAIRN_RETURN_IF_ERROR(writer_->Replace(found_id_, found_doc_.view(), prepared));
+    CAIRN_RETURN_IF_ERROR(
+        writer_->Replace(found_id_, found_doc_.view(), prepared, /*replacement=*/true));
     return writer_->Commit();
   }
 

@@ -157,8 +157,9 @@ Dispatched HandleOpQuery(ServerState& state, ConnectionInfo& connection,
 
 // The generic fields RunCommand reads, found in its one pass over the body.
 struct GenericFields {
-  bson_iter_t write_concern, lsid, max_time_ms;
+  bson_iter_t write_concern, lsid, max_time_ms, read_preference, cluster_time;
   bool has_write_concern = false, has_lsid = false, has_max_time_ms = false;
+  bool has_read_preference = false, has_cluster_time = false;
   bool has_txn_number = false, has_autocommit = false, has_start_transaction = false;
 };
 
@@ -201,6 +202,12 @@ Status ScanGenericFields(const CommandRequest& request, GenericFields* out) {
       out->has_max_time_ms = true;
     } else if (key == "txnNumber") {
       out->has_txn_number = true;
+    } else if (key == "$readPreference") {
+      out->read_preference = it;
+      out->has_read_preference = true;
+    } else if (key == "$clusterTime") {
+      out->cluster_time = it;
+      out->has_cluster_time = true;
     } else if (key == "autocommit") {
       out->has_autocommit = true;
     } else if (key == "startTransaction") {
@@ -210,11 +217,20 @@ Status ScanGenericFields(const CommandRequest& request, GenericFields* out) {
   return Status::OK();
 }
 
-// The transaction fields as a standalone mongod takes them (initializeOperationSessionInfo):
-// transactions and retryable writes need a replica set, so a txnNumber is refused with
-// IllegalOperation 20, and the other combinations with mongod's InvalidOptions reasons. Nothing
-// runs: no write that a client meant to abort can stay applied.
-Status CheckSessionFields(const CommandDef& def, const GenericFields& generic) {
+// Whether a command runs as a retryable write when it carries a txnNumber (and no autocommit).
+bool IsRetryableWriteCommand(std::string_view name) {
+  return name == "insert" || name == "update" || name == "delete" || name == "findAndModify" ||
+         name == "findandmodify";
+}
+
+// The session fields as mongod takes them (initializeOperationSessionInfo). A standalone refuses
+// a txnNumber with IllegalOperation 20: transactions and retryable writes need a replica set. A
+// primary runs a txnNumber without autocommit as a retryable write (retryable_write.h) on the
+// commands that are retryable writes, and refuses it elsewhere (50768). Multi-document
+// transactions (autocommit: false) are refused with IllegalOperation until Cairn runs them, so
+// nothing a client meant to abort can stay applied. The other combinations answer with mongod's
+// InvalidOptions reasons.
+Status CheckSessionFields(const CommandDef& def, const GenericFields& generic, bool primary) {
   // A command a client may run before authenticating takes no transaction fields.
   if (!def.requires_auth) {
     if (generic.has_autocommit) {
@@ -231,8 +247,22 @@ Status CheckSessionFields(const CommandDef& def, const GenericFields& generic) {
       return Status(ErrorCode::kInvalidOptions,
                     "Transaction number requires a session ID to also be specified");
     }
-    return Status(ErrorCode::kIllegalOperation,
-                  "Transaction numbers are only allowed on a replica set member or mongos");
+    if (!primary) {
+      return Status(ErrorCode::kIllegalOperation,
+                    "Transaction numbers are only allowed on a replica set member or mongos");
+    }
+    if (generic.has_autocommit) {
+      return Status(ErrorCode::kIllegalOperation,
+                    "Multi-document transactions are not supported by Cairn yet; run the "
+                    "operations without a transaction");
+    }
+    if (!IsRetryableWriteCommand(def.name)) {
+      return Status(ErrorCode::kLocation50768,
+                    "txnNumber may only be provided for multi-document transactions and retryable "
+                    "write commands. autocommit:false was not provided, and " +
+                        std::string(def.name) + " is not a retryable write command.");
+    }
+    return Status::OK();
   }
   if (generic.has_autocommit) {
     return Status(ErrorCode::kInvalidOptions,
@@ -322,15 +352,110 @@ CommandRequest FoldSequences(const CommandRequest& request, BsonDoc* body) {
   return folded;
 }
 
+// A replica set member's replies carry the cluster time ($clusterTime, unsigned: there are no
+// keys without authentication, so the signature is zeros, as mongod sends it then) and the
+// operationTime of the newest write the reply may reflect.
+void AppendClusterTime(ServerState& state, bson_t* reply) {
+  if (!state.repl().primary()) return;
+  const Timestamp now = state.repl().clock().Now();
+  bson_t cluster_time, signature;
+  BSON_APPEND_DOCUMENT_BEGIN(reply, "$clusterTime", &cluster_time);
+  AppendTimestamp(&cluster_time, "clusterTime", now);
+  BSON_APPEND_DOCUMENT_BEGIN(&cluster_time, "signature", &signature);
+  static constexpr uint8_t kNoHash[20] = {};
+  BSON_APPEND_BINARY(&signature, "hash", BSON_SUBTYPE_BINARY, kNoHash, sizeof kNoHash);
+  BSON_APPEND_INT64(&signature, "keyId", 0);
+  bson_append_document_end(&cluster_time, &signature);
+  bson_append_document_end(reply, &cluster_time);
+  AppendTimestamp(reply, "operationTime", state.repl().last_applied());
+}
+
+// A gossiped $clusterTime moves the clock forward (mongod without authentication takes it
+// unsigned); a malformed one is ignored, as the signature it would carry cannot be checked.
+void AdvanceClusterTime(ServerState& state, const bson_iter_t* field) {
+  if (!state.repl().primary() || !BSON_ITER_HOLDS_DOCUMENT(field)) return;
+  bson_iter_t time;
+  if (!IterDocument(field).Find("clusterTime", &time) || !BSON_ITER_HOLDS_TIMESTAMP(&time)) return;
+  uint32_t seconds = 0, increment = 0;
+  bson_iter_timestamp(&time, &seconds, &increment);
+  state.repl().clock().AdvanceTo(Timestamp::Of(seconds, increment));
+}
+
 // Closes a command's reply body: ok: 1 after the handler's fields, or MongoDB's error reply in
 // place of a partial one (and then no continuation).
-Continuation FinishReply(const Status& status, Continuation next, wire::ReplyBuffer* out) {
+Continuation FinishReply(ServerState& state, const Status& status, Continuation next,
+                         wire::ReplyBuffer* out) {
   if (!status.ok()) {
-    AppendErrorFields(out->Restart(), status);  // a partial reply is discarded
+    bson_t* reply = out->Restart();  // a partial reply is discarded
+    AppendErrorFields(reply, status);
+    AppendClusterTime(state, reply);
     return {};
   }
-  if (!out->complete()) BSON_APPEND_DOUBLE(out->body(), "ok", 1.0);  // an adopted reply has it
+  if (!out->complete()) {  // an adopted reply has its fields
+    BSON_APPEND_DOUBLE(out->body(), "ok", 1.0);
+    AppendClusterTime(state, out->body());
+  }
   return next;
+}
+
+// Whether the client lets a read run on a member that is not primary: a $readPreference other
+// than primary (drivers send primaryPreferred on a direct connection).
+bool SecondaryOk(const GenericFields& generic) {
+  if (!generic.has_read_preference || !BSON_ITER_HOLDS_DOCUMENT(&generic.read_preference)) {
+    return false;
+  }
+  bson_iter_t mode;
+  return IterDocument(&generic.read_preference).Find("mode", &mode) &&
+         BSON_ITER_HOLDS_UTF8(&mode) && IterUtf8(&mode) != "primary";
+}
+
+bool IsNotPrimaryError(ErrorCode code) {
+  return code == ErrorCode::kNotWritablePrimary || code == ErrorCode::kNotPrimaryNoSecondaryOk ||
+         code == ErrorCode::kNotPrimaryOrSecondary;
+}
+
+// mongod's not-primary errors carry the topologyVersion they were raised in, so a driver can tell
+// them from stale ones and keep the server it monitors (SDAM "stale errors").
+void AppendTopologyVersion(ServerState& state, bson_t* reply) {
+  bson_t version;
+  BSON_APPEND_DOCUMENT_BEGIN(reply, "topologyVersion", &version);
+  BSON_APPEND_OID(&version, "processId", &state.repl().process_id());
+  BSON_APPEND_INT64(&version, "counter", state.repl().topology()->counter);
+  bson_append_document_end(reply, &version);
+}
+
+// An uninitiated --replSet member refuses writes and reads outside the local database, as mongod
+// does until it has a configuration (its STARTUP state is neither primary nor secondary).
+Status CheckMemberState(ServerState& state, const CommandDef& def, const CommandRequest& request,
+                        const GenericFields& generic) {
+  if (def.on_secondary == OnSecondary::kAlways || request.db == "local") return Status::OK();
+  if (state.repl().topology()->state != MemberState::kUninitiated) return Status::OK();
+  if (def.on_secondary == OnSecondary::kNever) {
+    return Status(ErrorCode::kNotWritablePrimary, "not primary");
+  }
+  if (!SecondaryOk(generic)) {
+    return Status(ErrorCode::kNotPrimaryNoSecondaryOk, "not primary and secondaryOk=false");
+  }
+  return Status(ErrorCode::kNotPrimaryOrSecondary, "node is not in primary or recovering state");
+}
+
+// A write concern this one-member set cannot satisfy ({w: 2} and more: there are no other
+// data-bearing members to wait for, so mongod answers at once, whatever wtimeout says), reported
+// after the write as mongod reports it: writeConcernError beside ok: 1.
+void AppendWriteConcernError(const WriteConcern& concern, bson_t* reply) {
+  bson_t error, info, given;
+  BSON_APPEND_DOCUMENT_BEGIN(reply, "writeConcernError", &error);
+  BSON_APPEND_INT32(&error, "code", CodeNumber(ErrorCode::kUnsatisfiableWriteConcern));
+  AppendUtf8(&error, "codeName", CodeName(ErrorCode::kUnsatisfiableWriteConcern));
+  AppendUtf8(&error, "errmsg", "Not enough data-bearing nodes");
+  BSON_APPEND_DOCUMENT_BEGIN(&error, "errInfo", &info);
+  BSON_APPEND_DOCUMENT_BEGIN(&info, "writeConcern", &given);
+  BSON_APPEND_INT32(&given, "w", concern.w_nodes);
+  BSON_APPEND_INT64(&given, "wtimeout", concern.wtimeout_ms);
+  AppendUtf8(&given, "provenance", "clientSupplied");
+  bson_append_document_end(&info, &given);
+  bson_append_document_end(&error, &info);
+  bson_append_document_end(reply, &error);
 }
 
 // Runs a command found in the table; returns its continuation.
@@ -341,16 +466,20 @@ Continuation RunKnownCommand(ServerState& state, ConnectionInfo& connection, con
   // write concern, the session and its transaction fields).
   GenericFields generic;
   Status status = ScanGenericFields(request, &generic);
-  if (status.ok()) status = CheckSessionFields(*def, generic);
+  if (status.ok()) status = CheckSessionFields(*def, generic, state.repl().primary());
+  if (status.ok()) status = CheckMemberState(state, *def, request, generic);
+  if (generic.has_cluster_time) AdvanceClusterTime(state, &generic.cluster_time);
   if (!status.ok()) {
     state.opcounters().command++;
     AppendErrorFields(out->body(), status);
+    if (IsNotPrimaryError(status.code())) AppendTopologyVersion(state, out->body());
+    AppendClusterTime(state, out->body());
     return {};
   }
   if (generic.has_lsid) RecordSession(state, connection, &generic.lsid);
   // A bad write concern fails the command before it runs, as in mongod.
-  Result<WriteConcern> concern =
-      ParseWriteConcern(generic.has_write_concern ? &generic.write_concern : nullptr);
+  Result<WriteConcern> concern = ParseWriteConcern(
+      generic.has_write_concern ? &generic.write_concern : nullptr, state.repl().enabled());
   status = concern.status();
   // What can stop the command at its safe points: maxTimeMS, killOp, shutdown, the client's
   // disconnect. (getMore takes its deadline from its cursor: get_more.cc.)
@@ -373,7 +502,10 @@ Continuation RunKnownCommand(ServerState& state, ConnectionInfo& connection, con
     next = outcome.next();
   }
   if (status.ok() && concern->sync) status = state.engine().SyncWal();
-  return FinishReply(status, std::move(next), out);
+  if (status.ok() && concern->w_nodes > 1 && def->on_secondary == OnSecondary::kNever) {
+    AppendWriteConcernError(*concern, out->body());
+  }
+  return FinishReply(state, status, std::move(next), out);
 }
 
 }  // namespace
@@ -422,7 +554,7 @@ Dispatched Resume(ServerState& state, ConnectionInfo& connection, const wire::Me
     status = outcome.status();
     again = outcome.next();
   }
-  again = FinishReply(status, std::move(again), out);
+  again = FinishReply(state, status, std::move(again), out);
   FinishOpMsg(out, header.request_id, (flags & wire::kChecksumPresent) != 0);
   return {DispatchAction::kReply, std::move(again)};
 }

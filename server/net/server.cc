@@ -215,6 +215,7 @@ struct Server::Impl {
   // Suspends the connection until an insert into the awaited capped collection commits or the
   // await deadline passes (tailable awaitData getMore; tailable_cursor.h).
   asio::awaitable<void> AwaitInsert(Session& session, const Continuation& await);
+  asio::awaitable<void> AwaitTopology(Session& session, const Continuation& await);
   // Keeps or releases a connection's buffers after a request, within kKeptMemoryBudget.
   void KeepOrRelease(size_t* kept, FrameBuffer& frame, wire::ReplyBuffer& out);
   void ScheduleReaper();
@@ -420,9 +421,16 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
       BusyMark busy;
       dispatched = Dispatch(state, info, header.value(), frame.data(), length, &out);
     }
-    while (dispatched.next.kind == Continuation::Kind::kAwaitInsert && !session->closing) {
-      // Nothing new for an awaitData cursor: wait for an insert, then read its batch again.
-      co_await AwaitInsert(*session, dispatched.next);
+    while ((dispatched.next.kind == Continuation::Kind::kAwaitInsert ||
+            dispatched.next.kind == Continuation::Kind::kAwaitTopology) &&
+           !session->closing) {
+      // Nothing new for an awaitData cursor: wait for an insert, then read its batch again. An
+      // awaitable hello: wait for the topology to change, then answer as of then.
+      if (dispatched.next.kind == Continuation::Kind::kAwaitInsert) {
+        co_await AwaitInsert(*session, dispatched.next);
+      } else {
+        co_await AwaitTopology(*session, dispatched.next);
+      }
       BusyMark busy;
       dispatched = Resume(state, info, header.value(), frame.data(), length, dispatched.next, &out);
     }
@@ -497,20 +505,46 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
   }
 }
 
-asio::awaitable<void> Server::Impl::AwaitInsert(Session& session, const Continuation& await) {
+// Suspends the connection's coroutine until `deadline`, or until what `subscribe` registers for
+// wakes it first (the waking thread only posts the cancel to this connection's own strand).
+// `subscribe(wake)` returns false, registering nothing, when the event already happened; then
+// `unsubscribe` runs after the wait.
+template <typename SessionT, typename Subscribe, typename Unsubscribe>
+asio::awaitable<void> AwaitWake(SessionT& session, std::chrono::steady_clock::time_point deadline,
+                                Subscribe subscribe, Unsubscribe unsubscribe) {
   auto timer = std::make_shared<asio::steady_timer>(co_await asio::this_coro::executor);
-  timer->expires_at(await.deadline);
-  CappedRegistry::WaiterHandle waiter;
-  // The committing thread only posts the cancel to this connection's own strand.
-  bool registered = state.capped().Register(
-      await.collection, await.version,
-      [timer] { asio::post(timer->get_executor(), [timer] { timer->cancel(); }); }, &waiter);
-  if (!registered) co_return;  // an insert committed since the getMore looked
+  timer->expires_at(deadline);
+  if (!subscribe([timer] { asio::post(timer->get_executor(), [timer] { timer->cancel(); }); })) {
+    co_return;
+  }
   boost::system::error_code ec;
   session.await_timer = timer;
   co_await timer->async_wait(asio::redirect_error(asio::use_awaitable, ec));
   session.await_timer.reset();
-  state.capped().Unregister(waiter);
+  unsubscribe();
+}
+
+asio::awaitable<void> Server::Impl::AwaitInsert(Session& session, const Continuation& await) {
+  CappedRegistry::WaiterHandle waiter;
+  // Nothing to wait for when an insert committed since the getMore looked.
+  co_await AwaitWake(
+      session, await.deadline,
+      [&](std::function<void()> wake) {
+        return state.capped().Register(await.collection, await.version, std::move(wake), &waiter);
+      },
+      [&] { state.capped().Unregister(waiter); });
+}
+
+asio::awaitable<void> Server::Impl::AwaitTopology(Session& session, const Continuation& await) {
+  ReplicationCoordinator::WaiterHandle waiter;
+  // Nothing to wait for when the topology changed since the hello looked.
+  co_await AwaitWake(
+      session, await.deadline,
+      [&](std::function<void()> wake) {
+        return state.repl().RegisterTopologyWaiter(static_cast<int64_t>(await.version),
+                                                   std::move(wake), &waiter);
+      },
+      [&] { state.repl().UnregisterTopologyWaiter(waiter); });
 }
 
 void Server::Impl::ScheduleReaper() {
@@ -619,6 +653,9 @@ Status Server::Run() {
       bound_port = acceptor->local_endpoint().port();  // --port 0: one port for all
     impl.acceptors.push_back(std::move(acceptor));
   }
+  // The replica set's configuration names this server by its port: known once bound.
+  impl.state.repl().set_port(bound_port);
+  if (Status started = impl.state.repl().Startup(); !started.ok()) return started;
   for (auto& acceptor : impl.acceptors) {
     BsonDoc attr;
     AppendUtf8(attr.get(), "address", acceptor->local_endpoint().address().to_string());

@@ -131,7 +131,9 @@ CollectionWriter::HeldLock::~HeldLock() NO_THREAD_SAFETY_ANALYSIS {
   if (mu != nullptr) mu->Unlock();
 }
 
-CollectionWriter::~CollectionWriter() = default;
+CollectionWriter::~CollectionWriter() {
+  if (oplog_ != nullptr) oplog_->UnitDone(oplog_unit_, /*committed=*/false);  // an unsent unit
+}
 
 Status CollectionWriter::LoadIndexes() {
   if (!collection_) return Status::OK();
@@ -141,6 +143,8 @@ Status CollectionWriter::LoadIndexes() {
   if (current && current->prefix == collection_->prefix) collection_ = std::move(current);
   CAIRN_ASSIGN_OR_RETURN(validator_, ValidatorOf(collection_));
   capped_ = CappedEvictor::For(state_, *collection_);
+  OplogSink* oplog = state_.oplog();
+  oplog_ = oplog != nullptr && oplog->Logs(collection_->ns) ? oplog : nullptr;
   indexes_.reset();
   if (collection_->indexes.size() <= 1) return Status::OK();
   CAIRN_ASSIGN_OR_RETURN(indexes_, IndexesOf(collection_));
@@ -305,6 +309,9 @@ Status CollectionWriter::InsertWithKey(BsonView doc, std::string key,
       }
     }
   }
+  if (oplog_ != nullptr) {
+    CAIRN_RETURN_IF_ERROR(oplog_->LogInsert(unit_, oplog_unit_, *collection_, doc, statement_));
+  }
   storage::RecordId record_id = state_.engine().NextRecordId(collection_->prefix);
   unit_.PutRecord(collection_->prefix, record_id, doc);
   if (first_unit_insert_ == 0) first_unit_insert_ = record_id;
@@ -331,7 +338,8 @@ Status CollectionWriter::InsertWithKey(BsonView doc, std::string key,
   return Status::OK();
 }
 
-Status CollectionWriter::Replace(storage::RecordId id, BsonView old_doc, BsonView new_doc) {
+Status CollectionWriter::Replace(storage::RecordId id, BsonView old_doc, BsonView new_doc,
+                                 bool replacement) {
   // Every replacement (update, replace, $merge) is checked here, once for all callers.
   CAIRN_RETURN_IF_ERROR(CheckStorageDepth(new_doc, StorageDepthCheck::kUpdate));
   if (validator_ && !bypass_validation_) {
@@ -350,6 +358,14 @@ Status CollectionWriter::Replace(storage::RecordId id, BsonView old_doc, BsonVie
         if (conflict) return IndexDuplicateKeyError(collection_->ns, *all[i].descriptor, k);
       }
     }
+  }
+  // Logged after every check passed, before anything changes.
+  if (oplog_ != nullptr) {
+    CAIRN_RETURN_IF_ERROR(oplog_->LogUpdate(unit_, oplog_unit_, *collection_, old_doc, new_doc,
+                                            replacement, statement_));
+  }
+  if (indexes_) {
+    const std::vector<IndexHandle>& all = indexes_->all();
     for (size_t i = 1; i < all.size(); ++i) {
       const bool unique = all[i].descriptor->unique();
       const index::KeySet& before = old_keys_[i];
@@ -385,6 +401,9 @@ Status CollectionWriter::Remove(storage::RecordId id, BsonView doc) {
   bson_iter_t id_value;
   CAIRN_ASSIGN_OR_RETURN(std::string key, IdKey(doc, &id_value));
   if (indexes_) CAIRN_RETURN_IF_ERROR(SecondaryKeys(doc, &old_keys_));
+  if (oplog_ != nullptr && !evicting_) {
+    CAIRN_RETURN_IF_ERROR(oplog_->LogDelete(unit_, oplog_unit_, *collection_, doc, statement_));
+  }
   unit_.DeleteRecord(collection_->prefix, id);
   NoteChanged(id);
   if (capped_) capped_->OnRemove(id);
@@ -424,6 +443,7 @@ Status CollectionWriter::Commit() {
   CAIRN_RETURN_IF_ERROR(PublishMultikeyPaths());
   Status status = unit_.Commit();
   unit_ = state_.engine().BeginWrite();
+  if (oplog_ != nullptr) oplog_->UnitDone(oplog_unit_, status.ok());
   if (capped_) capped_->AfterCommit(status.ok());
   IdCache& cache = state_.id_cache();
   // Before the write is acknowledged, no cached copy of a changed document may survive (a

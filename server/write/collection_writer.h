@@ -46,6 +46,10 @@ class CollectionWriter final : private EvictingWriter {
 
   const storage::CollectionHandle& collection() const { return collection_; }
 
+  // The retryable-write statement the next changes belong to (null: none), for their oplog
+  // entries. The caller keeps it alive while it is set.
+  void set_statement(const StatementContext* statement) { statement_ = statement; }
+
   // bypassDocumentValidation: Insert and Replace skip the collection's validator.
   void set_bypass_document_validation(bool bypass) { bypass_validation_ = bypass; }
 
@@ -68,17 +72,35 @@ class CollectionWriter final : private EvictingWriter {
   // Replaces the document stored at `id` (same _id) with `new_doc`, rewriting only the index keys
   // that differ. DuplicateKey / CannotIndexParallelArrays as Insert, Overflow when `new_doc` is
   // nested deeper than MaxStorageDepth(); nothing changes on error.
-  Status Replace(storage::RecordId id, BsonView old_doc, BsonView new_doc);
+  // `replacement`: the new document replaced the old one whole (a replacement-style update),
+  // which the oplog logs whole instead of as a diff.
+  Status Replace(storage::RecordId id, BsonView old_doc, BsonView new_doc,
+                 bool replacement = false);
   // Deletes the document at `id` and its index entries.
   Status Remove(storage::RecordId id, BsonView doc);
+
+  // Logs a no-op entry {o, o2} of this collection with the current statement, in this unit
+  // (nothing when the collection's changes are not logged).
+  Status LogNoop(BsonView o, BsonView o2) {
+    if (oplog_ == nullptr) return Status::OK();
+    return oplog_->LogNoop(unit_, oplog_unit_, *collection_, o, o2, statement_);
+  }
 
   // Commits everything added so far in one atomic write; the writer can go on afterwards.
   Status Commit();
   size_t pending_bytes() const { return unit_.ApproximateBytes(); }
+  // The Timestamp of the newest oplog entry of the uncommitted unit (0: none, or not logged).
+  uint64_t last_oplog_ts() const { return oplog_unit_.last_ts; }
 
  private:
   // EvictingWriter: how the capped evictor removes and counts through this writer.
-  Status RemoveForEviction(storage::RecordId id, BsonView doc) override { return Remove(id, doc); }
+  // (A capped collection's evictions are not logged: each member caps its own copy, as in mongod.)
+  Status RemoveForEviction(storage::RecordId id, BsonView doc) override {
+    evicting_ = true;
+    Status status = Remove(id, doc);
+    evicting_ = false;
+    return status;
+  }
   void PendingCounts(storage::Prefix collection, int64_t* count_delta,
                      int64_t* size_delta) const override;
 
@@ -141,6 +163,12 @@ class CollectionWriter final : private EvictingWriter {
   std::vector<index::KeySet> new_keys_, old_keys_;  // per index, reused between documents
   // Capped collections only: evicts the oldest documents as inserts overflow the cap.
   std::unique_ptr<CappedEvictor> capped_;
+  // The replica set's oplog when this collection's changes are logged (null otherwise), and the
+  // uncommitted unit's entries.
+  OplogSink* oplog_ = nullptr;
+  OplogUnit oplog_unit_;
+  const StatementContext* statement_ = nullptr;
+  bool evicting_ = false;
 };
 
 }  // namespace cairn::server

@@ -7,6 +7,7 @@
 // mutex; each entry's `lock` guards the entry.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -16,6 +17,7 @@
 #include "common/mutex.h"
 #include "server/capped/capped_registry.h"
 #include "server/exec/id_cache.h"
+#include "server/write/oplog_sink.h"
 #include "storage/engine.h"
 
 namespace cairn::server {
@@ -45,6 +47,11 @@ class WriteContext {
   // Capped collections' oldest-record hints and insert notifications (tailable awaitData).
   CappedRegistry& capped() { return capped_; }
 
+  // The replica set's oplog, which every replicated change is logged to in its own batch; null on
+  // a standalone (and before initiation). Set once, before writes that must be logged start.
+  OplogSink* oplog() const { return oplog_.load(std::memory_order_acquire); }
+  void set_oplog(OplogSink* oplog) { oplog_.store(oplog, std::memory_order_release); }
+
   CollectionWriteState& CollectionWrite(storage::Prefix collection);
   Mutex& CollectionLock(storage::Prefix collection) { return CollectionWrite(collection).lock; }
 
@@ -52,6 +59,7 @@ class WriteContext {
   storage::Engine& engine_;
   IdCache& id_cache_;
   CappedRegistry& capped_;
+  std::atomic<OplogSink*> oplog_{nullptr};
   Mutex states_mu_;
   std::unordered_map<storage::Prefix, std::unique_ptr<CollectionWriteState>> states_
       GUARDED_BY(states_mu_);

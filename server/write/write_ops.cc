@@ -22,7 +22,7 @@ Result<bool> UpdateDocument(CollectionWriter& writer, const query::Update& updat
     *new_doc = std::move(out);
     return false;
   }
-  CAIRN_RETURN_IF_ERROR(writer.Replace(id, doc, out.view()));
+  CAIRN_RETURN_IF_ERROR(writer.Replace(id, doc, out.view(), update.is_replacement()));
   *new_doc = std::move(out);
   return true;
 }

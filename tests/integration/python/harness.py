@@ -59,8 +59,9 @@ class ServerError(AssertionError):
 class CairnServer:
     """One cairnd process. `dbpath=None` makes (and later removes) a temporary directory."""
 
-    def __init__(self, dbpath=None, args=()):
+    def __init__(self, dbpath=None, args=(), port=None):
         self.owns_dbpath = dbpath is None
+        self.fixed_port = port  # None: a free port at each start
         self.dbpath = dbpath or tempfile.mkdtemp(prefix="cairn-py-")
         self.args = list(args)
         self.port = None
@@ -75,7 +76,7 @@ class CairnServer:
             raise ServerError("cairnd binary not found at %s (set CAIRND or run tools/build.sh)" % CAIRND)
         last = None
         for _ in range(3):
-            self.port = free_port()
+            self.port = self.fixed_port or free_port()
             self.lines = []
             self._listening.clear()
             outcome = self._launch()

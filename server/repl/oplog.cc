@@ -1,0 +1,229 @@
+// Oplog implementation (see oplog.h).
+#include "server/repl/oplog.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+
+#include "server/repl/update_diff.h"
+
+namespace cairn::server {
+
+namespace {
+
+int64_t WallMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// op, ns and ui: what every entry of a collection's change starts with.
+void BeginEntry(bson_t* entry, const char* op, const storage::CollectionEntry& collection) {
+  BSON_APPEND_UTF8(entry, "op", op);
+  AppendUtf8(entry, "ns", collection.ns);
+  BSON_APPEND_BINARY(entry, "ui", BSON_SUBTYPE_UUID, collection.uuid, sizeof collection.uuid);
+}
+
+// {_id: <the document's _id>}.
+void AppendIdDocument(bson_t* entry, const char* key, BsonView doc) {
+  bson_t id_doc;
+  bson_append_document_begin(entry, key, -1, &id_doc);
+  bson_iter_t id;
+  if (doc.Find("_id", &id)) AppendIter(&id_doc, "_id", &id);
+  bson_append_document_end(entry, &id_doc);
+}
+
+}  // namespace
+
+int64_t DefaultOplogBytes(const std::string& dbpath) {
+  constexpr int64_t kMin = 990LL * 1024 * 1024, kMax = 50LL * 1024 * 1024 * 1024;
+  std::error_code error;
+  std::filesystem::space_info space = std::filesystem::space(dbpath, error);
+  int64_t bytes = error ? kMin : static_cast<int64_t>(space.available / 20);
+  return std::clamp(bytes, kMin, kMax);
+}
+
+Oplog::Oplog(WriteContext& writes, LogicalClock& clock) : writes_(writes), clock_(clock) {}
+
+Status Oplog::Open(int64_t max_bytes) {
+  max_bytes_ = max_bytes;
+  storage::Catalog& catalog = writes_.engine().catalog();
+  storage::CollectionHandle collection = catalog.Find(kOplogNs);
+  if (!collection) {
+    BsonDoc options;
+    BSON_APPEND_BOOL(options.get(), "capped", true);
+    BSON_APPEND_INT64(options.get(), "size", max_bytes);
+    Result<storage::CollectionHandle> created = catalog.CreateCollection(kOplogNs, options.view());
+    if (!created.ok() && created.status().code() != ErrorCode::kNamespaceExists) {
+      return created.status();
+    }
+    collection = catalog.Find(kOplogNs);
+    if (!collection)
+      return Status(ErrorCode::kInternalError, "cannot create " + std::string(kOplogNs));
+  }
+  std::unique_ptr<storage::RecordCursor> newest =
+      writes_.engine().ScanRecordsReverse(collection->prefix);
+  if (newest->Next()) {
+    newest_at_open_ = {static_cast<uint64_t>(newest->id())};
+    clock_.AdvanceTo(newest_at_open_);
+  } else if (!newest->status().ok()) {
+    return newest->status();
+  }
+  prefix_.store(collection->prefix, std::memory_order_release);
+  return Status::OK();
+}
+
+bool Oplog::Logs(std::string_view ns) const {
+  if (prefix() == 0) return false;
+  if (ns.substr(0, 6) == "local.") return false;
+  // Derived, per-member state of sessions, as in mongod.
+  return ns != "config.transactions" && ns != "config.image_collection";
+}
+
+Timestamp Oplog::Take(OplogUnit& pending) {
+  MutexLock lock(&mu_);
+  Timestamp ts = clock_.Reserve();
+  newest_taken_ = ts.value;
+  if (pending.first_ts == 0) {
+    pending.first_ts = ts.value;
+    ++in_flight_[ts.value];
+  }
+  pending.last_ts = ts.value;
+  return ts;
+}
+
+Timestamp Oplog::VisibleThrough() const {
+  MutexLock lock(&mu_);
+  if (in_flight_.empty())
+    return {newest_taken_ > newest_at_open_.value ? newest_taken_ : newest_at_open_.value};
+  return {in_flight_.begin()->first - 1};
+}
+
+Status Oplog::Put(storage::WriteUnit& unit, Timestamp ts, bson_t* entry,
+                  const StatementContext* statement) {
+  if (statement != nullptr) {
+    const bson_t lsid = statement->lsid.AsBson();
+    BSON_APPEND_DOCUMENT(entry, "lsid", &lsid);
+    BSON_APPEND_INT64(entry, "txnNumber", statement->txn_number);
+    BSON_APPEND_INT32(entry, "stmtId", statement->stmt_id);
+  }
+  bson_append_timestamp(entry, "ts", -1, ts.seconds(), ts.increment());
+  BSON_APPEND_INT64(entry, "t", term_.load(std::memory_order_acquire));
+  BSON_APPEND_INT64(entry, "v", 2);
+  BSON_APPEND_DATE_TIME(entry, "wall", WallMillis());
+  if (entry->len > static_cast<uint32_t>(kMaxInternalBsonObjectSize)) {
+    return Status(ErrorCode::kBSONObjectTooLarge,
+                  "oplog entry too large: " + std::to_string(entry->len) + " bytes");
+  }
+  const storage::Prefix oplog = prefix();
+  unit.PutRecord(oplog, static_cast<storage::RecordId>(ts.value), BsonView(entry));
+  unit.AdjustCounts(oplog, 1, entry->len);
+  return Status::OK();
+}
+
+Status Oplog::LogInsert(storage::WriteUnit& unit, OplogUnit& pending,
+                        const storage::CollectionEntry& collection, BsonView doc,
+                        const StatementContext* statement) {
+  BsonDoc entry;
+  BeginEntry(entry.get(), "i", collection);
+  const bson_t o = doc.AsBson();
+  BSON_APPEND_DOCUMENT(entry.get(), "o", &o);
+  AppendIdDocument(entry.get(), "o2", doc);
+  return Put(unit, Take(pending), entry.get(), statement);
+}
+
+Status Oplog::LogUpdate(storage::WriteUnit& unit, OplogUnit& pending,
+                        const storage::CollectionEntry& collection, BsonView old_doc,
+                        BsonView new_doc, bool replacement, const StatementContext* statement) {
+  BsonDoc entry;
+  BeginEntry(entry.get(), "u", collection);
+  if (replacement) {
+    const bson_t o = new_doc.AsBson();
+    BSON_APPEND_DOCUMENT(entry.get(), "o", &o);
+  } else {
+    bson_t o, diff;
+    BSON_APPEND_DOCUMENT_BEGIN(entry.get(), "o", &o);
+    BSON_APPEND_INT32(&o, "$v", 2);
+    BSON_APPEND_DOCUMENT_BEGIN(&o, "diff", &diff);
+    AppendDocumentDiff(old_doc, new_doc, &diff);
+    bson_append_document_end(&o, &diff);
+    bson_append_document_end(entry.get(), &o);
+  }
+  AppendIdDocument(entry.get(), "o2", new_doc);
+  return Put(unit, Take(pending), entry.get(), statement);
+}
+
+Status Oplog::LogDelete(storage::WriteUnit& unit, OplogUnit& pending,
+                        const storage::CollectionEntry& collection, BsonView old_doc,
+                        const StatementContext* statement) {
+  BsonDoc entry;
+  BeginEntry(entry.get(), "d", collection);
+  AppendIdDocument(entry.get(), "o", old_doc);
+  return Put(unit, Take(pending), entry.get(), statement);
+}
+
+Status Oplog::LogNoop(storage::WriteUnit& unit, OplogUnit& pending,
+                      const storage::CollectionEntry& collection, BsonView o, BsonView o2,
+                      const StatementContext* statement) {
+  BsonDoc entry;
+  BeginEntry(entry.get(), "n", collection);
+  const bson_t o_doc = o.AsBson(), o2_doc = o2.AsBson();
+  BSON_APPEND_DOCUMENT(entry.get(), "o", &o_doc);
+  BSON_APPEND_DOCUMENT(entry.get(), "o2", &o2_doc);
+  return Put(unit, Take(pending), entry.get(), statement);
+}
+
+Result<Timestamp> Oplog::LogNoop(BsonView o) {
+  storage::WriteUnit unit = writes_.engine().BeginWrite();
+  OplogUnit pending;
+  BsonDoc entry;
+  BSON_APPEND_UTF8(entry.get(), "op", "n");
+  BSON_APPEND_UTF8(entry.get(), "ns", "");
+  const bson_t o_doc = o.AsBson();
+  BSON_APPEND_DOCUMENT(entry.get(), "o", &o_doc);
+  const Timestamp ts = Take(pending);
+  Status status = Put(unit, ts, entry.get(), nullptr);
+  if (status.ok()) status = unit.Commit();
+  UnitDone(pending, status.ok());
+  if (!status.ok()) return status;
+  return ts;
+}
+
+void Oplog::UnitDone(OplogUnit& pending, bool committed) {
+  if (pending.first_ts == 0) return;
+  {
+    MutexLock lock(&mu_);
+    auto it = in_flight_.find(pending.first_ts);
+    if (it != in_flight_.end() && --it->second == 0) in_flight_.erase(it);
+  }
+  pending = OplogUnit();
+  if (!committed) return;
+  last_commit_wall_ms_.store(WallMillis(), std::memory_order_release);
+  writes_.capped().NotifyInsert(prefix());  // tailable awaitData readers of the oplog
+  if (writes_.engine().DataSize(prefix()) > max_bytes_) Truncate();
+}
+
+void Oplog::Truncate() {
+  if (!truncate_mu_.TryLock()) return;  // another writer is truncating
+  const storage::Prefix oplog = prefix();
+  storage::Engine& engine = writes_.engine();
+  int64_t size = engine.DataSize(oplog);
+  int64_t count = engine.RecordCount(oplog);
+  storage::WriteUnit unit = engine.BeginWrite();
+  std::unique_ptr<storage::RecordCursor> cursor = engine.ScanRecords(oplog, oldest_hint_);
+  storage::RecordId last = 0;
+  // The newest entry always stays: it is where the clock restarts from.
+  while (size > max_bytes_ && count > 1 && cursor->Next()) {
+    const int64_t bytes = static_cast<int64_t>(cursor->value().size());
+    unit.DeleteRecord(oplog, cursor->id());
+    unit.AdjustCounts(oplog, -1, -bytes);
+    size -= bytes;
+    --count;
+    last = cursor->id();
+  }
+  cursor.reset();
+  if (last != 0 && unit.Commit().ok()) oldest_hint_ = last;
+  truncate_mu_.Unlock();
+}
+
+}  // namespace cairn::server

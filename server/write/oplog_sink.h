@@ -1,0 +1,62 @@
+// OplogSink: what the write path tells a replica set's oplog (server/repl/oplog.h). Every change
+// a CollectionWriter makes to a replicated namespace is described to the sink, which adds the
+// oplog entry to the writer's own storage::WriteUnit, so the entry commits in the same atomic
+// RocksDB batch as the change, or not at all. A standalone has no sink.
+#pragma once
+
+#include <bson/bson.h>
+
+#include <cstdint>
+
+#include "common/bson_doc.h"
+#include "storage/catalog.h"
+#include "storage/engine.h"
+
+namespace cairn::server {
+
+// The retryable-write statement a change belongs to (lsid, txnNumber, stmtId), when the command
+// carried one. Its oplog entries link to the session's previous one (prevOpTime).
+struct StatementContext {
+  BsonView lsid;  // the command's lsid document
+  int64_t txn_number = 0;
+  int32_t stmt_id = 0;
+};
+
+// One writer's entries not yet committed: the first Timestamp they took holds back what oplog
+// readers may see until the unit commits or is dropped (readers never see a gap fill later).
+struct OplogUnit {
+  uint64_t first_ts = 0;  // 0: no entry yet
+  uint64_t last_ts = 0;
+};
+
+class OplogSink {
+ public:
+  virtual ~OplogSink() = default;
+
+  // Whether changes to `ns` are logged (not those of the local database, as in mongod).
+  virtual bool Logs(std::string_view ns) const = 0;
+
+  // Adds an entry to `unit`: an insert of `doc`; an update of the document whose _id is `id`
+  // (a replacement logs `new_doc` whole, an update its $v: 2 diff from `old_doc`); a delete.
+  virtual Status LogInsert(storage::WriteUnit& unit, OplogUnit& pending,
+                           const storage::CollectionEntry& collection, BsonView doc,
+                           const StatementContext* statement) = 0;
+  virtual Status LogUpdate(storage::WriteUnit& unit, OplogUnit& pending,
+                           const storage::CollectionEntry& collection, BsonView old_doc,
+                           BsonView new_doc, bool replacement,
+                           const StatementContext* statement) = 0;
+  virtual Status LogDelete(storage::WriteUnit& unit, OplogUnit& pending,
+                           const storage::CollectionEntry& collection, BsonView old_doc,
+                           const StatementContext* statement) = 0;
+
+  // Adds a no-op entry {op: "n", ns, ui, o, o2} to `unit` (a retryable findAndModify's result,
+  // which its retry answers with).
+  virtual Status LogNoop(storage::WriteUnit& unit, OplogUnit& pending,
+                         const storage::CollectionEntry& collection, BsonView o, BsonView o2,
+                         const StatementContext* statement) = 0;
+
+  // After the unit holding `pending`'s entries committed (ok) or was dropped.
+  virtual void UnitDone(OplogUnit& pending, bool committed) = 0;
+};
+
+}  // namespace cairn::server

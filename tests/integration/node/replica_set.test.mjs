@@ -1,0 +1,71 @@
+// Replica-set mode through the Node driver and mongosh: `cairnd --replSet rs0` initiated with
+// rs.initiate() from mongosh (rs.status(), rs.conf()), then a replicaSet= URI that discovers the
+// primary and writes with the driver's defaults (retryable writes), findOneAndUpdate included;
+// the oplog records each write.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startServer, MONGOSH, mongodb } from './harness.mjs';
+
+let server;
+let home;
+
+before(async () => {
+  server = await startServer({ args: ['--replSet', 'rs0'] });
+  home = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-mongosh-home-'));
+});
+
+after(async () => {
+  await server?.stop();
+  if (home) fs.rmSync(home, { recursive: true, force: true });
+});
+
+function mongosh(script) {
+  const uri = `mongodb://127.0.0.1:${server.port}/test?directConnection=true`;
+  return new Promise((resolve) => {
+    execFile(MONGOSH, [uri, '--quiet', '--norc', '--eval', script], {
+      timeout: 60_000,
+      env: { ...process.env, HOME: home, DO_NOT_TRACK: '1', MONGOSH_NO_UPDATE_CHECK: '1' },
+    }, (error, stdout, stderr) => {
+      resolve({ code: error ? (error.code ?? error.signal) : 0, stdout, stderr });
+    });
+  });
+}
+
+test('mongosh initiates the set and reads rs.status() and rs.conf()', async () => {
+  const host = `127.0.0.1:${server.port}`;
+  const result = await mongosh(
+    `const r = rs.initiate({_id: 'rs0', members: [{_id: 0, host: '${host}'}]});` +
+      `print(JSON.stringify({ok: r.ok, state: rs.status().members[0].stateStr,` +
+      ` host: rs.conf().members[0].host, primary: db.hello().isWritablePrimary}))`);
+  assert.equal(result.code, 0, result.stderr + result.stdout);
+  const out = JSON.parse(result.stdout.trim().split('\n').pop());
+  assert.deepEqual(out, { ok: 1, state: 'PRIMARY', host, primary: true });
+});
+
+test('the driver discovers the primary and writes with retryable writes', async () => {
+  const client = new mongodb.MongoClient(`mongodb://127.0.0.1:${server.port}/?replicaSet=rs0`,
+    { serverSelectionTimeoutMS: 10_000 });
+  await client.connect();
+  try {
+    const coll = client.db('app').collection('orders');
+    await coll.insertOne({ _id: 1, qty: 1 });
+    await coll.updateOne({ _id: 1 }, { $inc: { qty: 1 } });
+    const after = await coll.findOneAndUpdate({ _id: 1 }, { $inc: { qty: 1 } },
+      { returnDocument: 'after' });
+    assert.deepEqual(after, { _id: 1, qty: 3 });
+    await coll.deleteOne({ _id: 1 });
+    const ops = await client.db('local').collection('oplog.rs')
+      .find({ ns: 'app.orders' }).sort({ $natural: 1 }).toArray();
+    assert.deepEqual(ops.filter((e) => e.op !== 'n').map((e) => e.op), ['i', 'u', 'u', 'd']);
+    assert.ok(ops.every((e) => e.lsid && e.txnNumber !== undefined));
+    const hello = await client.db('admin').command({ hello: 1 });
+    assert.equal(hello.setName, 'rs0');
+    assert.ok(hello.$clusterTime);
+  } finally {
+    await client.close();
+  }
+});
