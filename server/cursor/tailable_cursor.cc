@@ -18,13 +18,17 @@ namespace {
 // checking that the last examined record still exists.
 class TailableScanStream final : public DocumentStream {
  public:
+  // `oplog`: set when the collection is the oplog, whose reads stop at its visible bound (an
+  // entry committed later below an entry read would otherwise be skipped for good).
   TailableScanStream(const storage::Engine& engine, storage::Prefix collection,
-                     std::shared_ptr<const query::Matcher> filter, int64_t skip)
+                     std::shared_ptr<const query::Matcher> filter, int64_t skip,
+                     const OplogSink* oplog)
       : DocumentStream(StageType::kCollScan),
         engine_(engine),
         collection_(collection),
         filter_(std::move(filter)),
-        skip_(skip) {}
+        skip_(skip),
+        oplog_(oplog) {}
 
   bool Next() override {
     if (!status_.ok()) return false;
@@ -42,8 +46,10 @@ class TailableScanStream final : public DocumentStream {
         if (!status_.ok()) return false;
       }
       scan_ = engine_.ScanRecords(collection_, last_seen_);
+      visible_ = oplog_ != nullptr ? oplog_->VisibleRecordBound() : INT64_MAX;
     }
     while (scan_->Next()) {
+      if (scan_->id() > visible_) break;  // not every entry below it has committed yet
       ++counters_.docs_examined;
       last_seen_ = scan_->id();
       BsonView doc = scan_->value();
@@ -76,6 +82,8 @@ class TailableScanStream final : public DocumentStream {
   storage::Prefix collection_;
   std::shared_ptr<const query::Matcher> filter_;
   int64_t skip_;
+  const OplogSink* oplog_;
+  storage::RecordId visible_ = INT64_MAX;
   std::unique_ptr<storage::RecordCursor> scan_;
   storage::RecordId last_seen_ = 0;
   BsonView current_;
@@ -129,7 +137,10 @@ Status ReplyWithTailableFind(CommandContext& ctx, const storage::CollectionHandl
   cursor->await_data = await_data;
   cursor->collection_prefix = prefix;
   if (filter && filter->MatchesAll()) filter.reset();
-  cursor->stream = std::make_unique<TailableScanStream>(engine, prefix, std::move(filter), skip);
+  const OplogSink* oplog = ctx.state.writes().oplog();
+  if (oplog != nullptr && oplog->LogPrefix() != prefix) oplog = nullptr;
+  cursor->stream =
+      std::make_unique<TailableScanStream>(engine, prefix, std::move(filter), skip, oplog);
   const int64_t max_docs = batch_size > 0 ? batch_size : kDefaultFirstBatchDocs;
   cursor->interrupt = ctx.interrupt;
   return AppendCursorBatch(reply, std::move(cursor), ctx.interrupt->op(), "firstBatch", max_docs,

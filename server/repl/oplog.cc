@@ -81,15 +81,23 @@ bool Oplog::Logs(std::string_view ns) const {
 }
 
 Timestamp Oplog::Take(OplogUnit& pending) {
+  if (pending.first_ts != 0) {
+    // The unit's first Timestamp, smaller, already holds visibility back: no lock needed.
+    Timestamp ts = clock_.Reserve();
+    pending.last_ts = ts.value;
+    return ts;
+  }
+  pending.wall_ms = WallMillis();
   MutexLock lock(&mu_);
   Timestamp ts = clock_.Reserve();
-  newest_taken_ = ts.value;
-  if (pending.first_ts == 0) {
-    pending.first_ts = ts.value;
-    ++in_flight_[ts.value];
-  }
-  pending.last_ts = ts.value;
+  pending.first_ts = pending.last_ts = ts.value;
+  ++in_flight_[ts.value];
   return ts;
+}
+
+bson_t* Oplog::Scratch(OplogUnit& pending) {
+  bson_reinit(pending.scratch.get());
+  return pending.scratch.get();
 }
 
 Timestamp Oplog::VisibleThrough() const {
@@ -99,7 +107,7 @@ Timestamp Oplog::VisibleThrough() const {
   return {in_flight_.begin()->first - 1};
 }
 
-Status Oplog::Put(storage::WriteUnit& unit, Timestamp ts, bson_t* entry,
+Status Oplog::Put(storage::WriteUnit& unit, OplogUnit& pending, Timestamp ts, bson_t* entry,
                   const StatementContext* statement) {
   if (statement != nullptr) {
     const bson_t lsid = statement->lsid.AsBson();
@@ -110,80 +118,96 @@ Status Oplog::Put(storage::WriteUnit& unit, Timestamp ts, bson_t* entry,
   bson_append_timestamp(entry, "ts", -1, ts.seconds(), ts.increment());
   BSON_APPEND_INT64(entry, "t", term_.load(std::memory_order_acquire));
   BSON_APPEND_INT64(entry, "v", 2);
-  BSON_APPEND_DATE_TIME(entry, "wall", WallMillis());
+  BSON_APPEND_DATE_TIME(entry, "wall", pending.wall_ms);
   if (entry->len > static_cast<uint32_t>(kMaxInternalBsonObjectSize)) {
     return Status(ErrorCode::kBSONObjectTooLarge,
                   "oplog entry too large: " + std::to_string(entry->len) + " bytes");
   }
-  const storage::Prefix oplog = prefix();
-  unit.PutRecord(oplog, static_cast<storage::RecordId>(ts.value), BsonView(entry));
-  unit.AdjustCounts(oplog, 1, entry->len);
+  unit.AdjustCounts(prefix(), 1, entry->len);
+  pending.entries.append(reinterpret_cast<const char*>(bson_get_data(entry)), entry->len);
+  pending.entry_sizes.emplace_back(ts.value, entry->len);
   return Status::OK();
+}
+
+void Oplog::Flush(storage::WriteUnit& unit, OplogUnit& pending) {
+  const storage::Prefix oplog = prefix();
+  size_t offset = 0;
+  for (const auto& [ts, size] : pending.entry_sizes) {
+    unit.PutRecord(
+        oplog, static_cast<storage::RecordId>(ts),
+        BsonView(reinterpret_cast<const uint8_t*>(pending.entries.data()) + offset, size));
+    offset += size;
+  }
+  pending.entries.clear();
+  pending.entry_sizes.clear();
 }
 
 Status Oplog::LogInsert(storage::WriteUnit& unit, OplogUnit& pending,
                         const storage::CollectionEntry& collection, BsonView doc,
                         const StatementContext* statement) {
-  BsonDoc entry;
-  BeginEntry(entry.get(), "i", collection);
+  bson_t* entry = Scratch(pending);
+  BeginEntry(entry, "i", collection);
   const bson_t o = doc.AsBson();
-  BSON_APPEND_DOCUMENT(entry.get(), "o", &o);
-  AppendIdDocument(entry.get(), "o2", doc);
-  return Put(unit, Take(pending), entry.get(), statement);
+  BSON_APPEND_DOCUMENT(entry, "o", &o);
+  AppendIdDocument(entry, "o2", doc);
+  return Put(unit, pending, Take(pending), entry, statement);
 }
 
 Status Oplog::LogUpdate(storage::WriteUnit& unit, OplogUnit& pending,
                         const storage::CollectionEntry& collection, BsonView old_doc,
                         BsonView new_doc, bool replacement, const StatementContext* statement) {
-  BsonDoc entry;
-  BeginEntry(entry.get(), "u", collection);
+  bson_t* entry = Scratch(pending);
+  BeginEntry(entry, "u", collection);
   if (replacement) {
     const bson_t o = new_doc.AsBson();
-    BSON_APPEND_DOCUMENT(entry.get(), "o", &o);
+    BSON_APPEND_DOCUMENT(entry, "o", &o);
   } else {
     bson_t o, diff;
-    BSON_APPEND_DOCUMENT_BEGIN(entry.get(), "o", &o);
+    BSON_APPEND_DOCUMENT_BEGIN(entry, "o", &o);
     BSON_APPEND_INT32(&o, "$v", 2);
     BSON_APPEND_DOCUMENT_BEGIN(&o, "diff", &diff);
     AppendDocumentDiff(old_doc, new_doc, &diff);
     bson_append_document_end(&o, &diff);
-    bson_append_document_end(entry.get(), &o);
+    bson_append_document_end(entry, &o);
   }
-  AppendIdDocument(entry.get(), "o2", new_doc);
-  return Put(unit, Take(pending), entry.get(), statement);
+  AppendIdDocument(entry, "o2", new_doc);
+  return Put(unit, pending, Take(pending), entry, statement);
 }
 
 Status Oplog::LogDelete(storage::WriteUnit& unit, OplogUnit& pending,
                         const storage::CollectionEntry& collection, BsonView old_doc,
                         const StatementContext* statement) {
-  BsonDoc entry;
-  BeginEntry(entry.get(), "d", collection);
-  AppendIdDocument(entry.get(), "o", old_doc);
-  return Put(unit, Take(pending), entry.get(), statement);
+  bson_t* entry = Scratch(pending);
+  BeginEntry(entry, "d", collection);
+  AppendIdDocument(entry, "o", old_doc);
+  return Put(unit, pending, Take(pending), entry, statement);
 }
 
 Status Oplog::LogNoop(storage::WriteUnit& unit, OplogUnit& pending,
                       const storage::CollectionEntry& collection, BsonView o, BsonView o2,
                       const StatementContext* statement) {
-  BsonDoc entry;
-  BeginEntry(entry.get(), "n", collection);
+  bson_t* entry = Scratch(pending);
+  BeginEntry(entry, "n", collection);
   const bson_t o_doc = o.AsBson(), o2_doc = o2.AsBson();
-  BSON_APPEND_DOCUMENT(entry.get(), "o", &o_doc);
-  BSON_APPEND_DOCUMENT(entry.get(), "o2", &o2_doc);
-  return Put(unit, Take(pending), entry.get(), statement);
+  BSON_APPEND_DOCUMENT(entry, "o", &o_doc);
+  BSON_APPEND_DOCUMENT(entry, "o2", &o2_doc);
+  return Put(unit, pending, Take(pending), entry, statement);
 }
 
 Result<Timestamp> Oplog::LogNoop(BsonView o) {
   storage::WriteUnit unit = writes_.engine().BeginWrite();
   OplogUnit pending;
-  BsonDoc entry;
-  BSON_APPEND_UTF8(entry.get(), "op", "n");
-  BSON_APPEND_UTF8(entry.get(), "ns", "");
+  bson_t* entry = Scratch(pending);
+  BSON_APPEND_UTF8(entry, "op", "n");
+  BSON_APPEND_UTF8(entry, "ns", "");
   const bson_t o_doc = o.AsBson();
-  BSON_APPEND_DOCUMENT(entry.get(), "o", &o_doc);
+  BSON_APPEND_DOCUMENT(entry, "o", &o_doc);
   const Timestamp ts = Take(pending);
-  Status status = Put(unit, ts, entry.get(), nullptr);
-  if (status.ok()) status = unit.Commit();
+  Status status = Put(unit, pending, ts, entry, nullptr);
+  if (status.ok()) {
+    Flush(unit, pending);
+    status = unit.Commit();
+  }
   UnitDone(pending, status.ok());
   if (!status.ok()) return status;
   return ts;
@@ -195,8 +219,11 @@ void Oplog::UnitDone(OplogUnit& pending, bool committed) {
     MutexLock lock(&mu_);
     auto it = in_flight_.find(pending.first_ts);
     if (it != in_flight_.end() && --it->second == 0) in_flight_.erase(it);
+    if (pending.last_ts > newest_taken_) newest_taken_ = pending.last_ts;
   }
-  pending = OplogUnit();
+  pending.first_ts = pending.last_ts = 0;
+  pending.entries.clear();  // a dropped unit's
+  pending.entry_sizes.clear();
   if (!committed) return;
   last_commit_wall_ms_.store(WallMillis(), std::memory_order_release);
   writes_.capped().NotifyInsert(prefix());  // tailable awaitData readers of the oplog

@@ -53,6 +53,10 @@ class Oplog final : public OplogSink {
   }
 
   // OplogSink.
+  storage::Prefix LogPrefix() const override { return prefix(); }
+  storage::RecordId VisibleRecordBound() const override {
+    return static_cast<storage::RecordId>(VisibleThrough().value);
+  }
   bool Logs(std::string_view ns) const override;
   Status LogInsert(storage::WriteUnit& unit, OplogUnit& pending,
                    const storage::CollectionEntry& collection, BsonView doc,
@@ -66,14 +70,17 @@ class Oplog final : public OplogSink {
   Status LogNoop(storage::WriteUnit& unit, OplogUnit& pending,
                  const storage::CollectionEntry& collection, BsonView o, BsonView o2,
                  const StatementContext* statement) override;
+  void Flush(storage::WriteUnit& unit, OplogUnit& pending) override;
   void UnitDone(OplogUnit& pending, bool committed) override;
 
  private:
   // Takes the next Timestamp for an entry of `pending`'s unit.
   Timestamp Take(OplogUnit& pending);
   // Finishes `entry` (ts, t, v, wall, session fields) and adds it to `unit`.
-  Status Put(storage::WriteUnit& unit, Timestamp ts, bson_t* entry,
+  Status Put(storage::WriteUnit& unit, OplogUnit& pending, Timestamp ts, bson_t* entry,
              const StatementContext* statement);
+  // `pending`'s scratch document, emptied.
+  static bson_t* Scratch(OplogUnit& pending);
   // Removes the oldest entries while the oplog is larger than its cap.
   void Truncate();
 
@@ -86,7 +93,7 @@ class Oplog final : public OplogSink {
   Timestamp newest_at_open_;
 
   // The first Timestamp of every unit not yet committed (a multiset: count per ts), and the
-  // newest Timestamp handed out.
+  // newest Timestamp of the units done.
   mutable Mutex mu_;
   std::map<uint64_t, int> in_flight_ GUARDED_BY(mu_);
   uint64_t newest_taken_ GUARDED_BY(mu_) = 0;

@@ -441,6 +441,7 @@ Status CollectionWriter::Commit() {
   if (unit_.empty()) return Status::OK();
   // Readers trust an index's multikey paths: record new ones before the keys that need them.
   CAIRN_RETURN_IF_ERROR(PublishMultikeyPaths());
+  if (oplog_ != nullptr) oplog_->Flush(unit_, oplog_unit_);
   Status status = unit_.Commit();
   unit_ = state_.engine().BeginWrite();
   if (oplog_ != nullptr) oplog_->UnitDone(oplog_unit_, status.ok());
