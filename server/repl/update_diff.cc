@@ -1,6 +1,8 @@
 // AppendDocumentDiff (see update_diff.h).
 #include "server/repl/update_diff.h"
 
+#include "common/bson_element.h"
+
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -19,26 +21,28 @@ std::string_view ElementBytes(const bson_iter_t* it) {
 
 // Whether the diff would have any field.
 bool AppendDiff(BsonView before, BsonView after, bson_t* out) {
-  std::unordered_map<std::string_view, bson_iter_t> old_fields;
+  // Elements are held as BsonElement: bson_iter_t is 128-byte aligned, which std containers do
+  // not honour.
+  std::unordered_map<std::string_view, BsonElement> old_fields;
   bson_iter_t it;
   before.Init(&it);
-  while (bson_iter_next(&it)) old_fields.emplace(IterKey(&it), it);
-  std::vector<bson_iter_t> updated, inserted, nested;
+  while (bson_iter_next(&it)) old_fields.emplace(IterKey(&it), BsonElement(&it));
+  std::vector<BsonElement> updated, inserted, nested;
   after.Init(&it);
   while (bson_iter_next(&it)) {
     auto found = old_fields.find(IterKey(&it));
     if (found == old_fields.end()) {
-      inserted.push_back(it);
+      inserted.emplace_back(&it);
       continue;
     }
-    bson_iter_t old = found->second;
+    bson_iter_t old = found->second.iter();
     old_fields.erase(found);
     if (ElementBytes(&old) == ElementBytes(&it)) continue;
     if (BSON_ITER_HOLDS_DOCUMENT(&old) && BSON_ITER_HOLDS_DOCUMENT(&it)) {
-      nested.push_back(old);
-      nested.push_back(it);
+      nested.emplace_back(&old);
+      nested.emplace_back(&it);
     } else {
-      updated.push_back(it);
+      updated.emplace_back(&it);
     }
   }
   bool any = false;
@@ -60,17 +64,19 @@ bool AppendDiff(BsonView before, BsonView after, bson_t* out) {
     if (list->empty()) continue;
     bson_t fields;
     BSON_APPEND_DOCUMENT_BEGIN(out, name, &fields);
-    for (const bson_iter_t& field : *list) {
+    for (const BsonElement& element : *list) {
+      bson_iter_t field = element.iter();
       AppendIter(&fields, IterKey(&field), &field);
     }
     bson_append_document_end(out, &fields);
     any = true;
   }
   for (size_t i = 0; i < nested.size(); i += 2) {
-    std::string key = "s" + std::string(IterKey(&nested[i]));
+    bson_iter_t old = nested[i].iter(), now = nested[i + 1].iter();
+    std::string key = "s" + std::string(IterKey(&old));
     bson_t sub;
     bson_append_document_begin(out, key.data(), static_cast<int>(key.size()), &sub);
-    AppendDiff(IterDocument(&nested[i]), IterDocument(&nested[i + 1]), &sub);
+    AppendDiff(IterDocument(&old), IterDocument(&now), &sub);
     bson_append_document_end(out, &sub);
     any = true;
   }
