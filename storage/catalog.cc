@@ -194,6 +194,24 @@ Status WriteDropping(rocksdb::DB* db, const rocksdb::WriteOptions& wo, Mutex& co
 
 }  // namespace
 
+// A catalog change's write: its own batch, or the unit it commits with (the oplog entry that
+// records it), whose batch takes the change's keys.
+class Catalog::ChangeBatch {
+ public:
+  ChangeBatch(Engine::Impl* e, WriteUnit* also) : e_(e), also_(also) {}
+  rocksdb::WriteBatch* operator->() { return get(); }
+  rocksdb::WriteBatch* get() { return also_ != nullptr ? also_->batch() : &own_; }
+  Status Commit(const std::vector<CollectionState*>& dropped) {
+    if (also_ != nullptr) return also_->CommitDropping(dropped);
+    return WriteDropping(e_->db, e_->write_options, e_->commit_mu, &own_, dropped);
+  }
+
+ private:
+  Engine::Impl* e_;
+  WriteUnit* also_;
+  rocksdb::WriteBatch own_;
+};
+
 Status Catalog::Load() {
   Engine::Impl* e = engine_->impl_.get();
   MutexLock lock(&mu_);
@@ -318,40 +336,40 @@ Result<CollectionHandle> Catalog::CreateCollection(std::string_view ns, BsonView
   return CollectionHandle(entry);
 }
 
-Status Catalog::DropCollection(std::string_view ns) {
+Status Catalog::DropCollection(std::string_view ns, WriteUnit* also) {
   Engine::Impl* e = engine_->impl_.get();
   MutexLock lock(&mu_);
   auto it = entries_.find(std::string(ns));
   if (it == entries_.end()) return Status(ErrorCode::kNamespaceNotFound, "ns not found");
-  rocksdb::WriteBatch batch;
-  batch.Delete(e->catalog_cf, CollectionKey(ns)).PermitUncheckedError();
-  AddDropRanges(&batch, e->catalog_cf, e->documents_cf, e->index_cf, *it->second);
-  CAIRN_RETURN_IF_ERROR(WriteDropping(e->db, e->write_options, e->commit_mu, &batch,
-                                      {e->GetOrCreateState(it->second->prefix)}));
+  ChangeBatch batch(e, also);
+  batch->Delete(e->catalog_cf, CollectionKey(ns)).PermitUncheckedError();
+  AddDropRanges(batch.get(), e->catalog_cf, e->documents_cf, e->index_cf, *it->second);
+  CAIRN_RETURN_IF_ERROR(batch.Commit({e->GetOrCreateState(it->second->prefix)}));
   entries_.erase(it);
   return Status::OK();
 }
 
-Status Catalog::DropDatabase(std::string_view db) {
+Status Catalog::DropDatabase(std::string_view db, WriteUnit* also) {
   Engine::Impl* e = engine_->impl_.get();
   MutexLock lock(&mu_);
-  rocksdb::WriteBatch batch;
+  ChangeBatch batch(e, also);
   std::vector<std::string> names;
   std::vector<CollectionState*> states;
   for (const auto& [ns, entry] : entries_) {
     if (entry->db() != db) continue;
     names.push_back(ns);
     states.push_back(e->GetOrCreateState(entry->prefix));
-    batch.Delete(e->catalog_cf, CollectionKey(ns)).PermitUncheckedError();
-    AddDropRanges(&batch, e->catalog_cf, e->documents_cf, e->index_cf, *entry);
+    batch->Delete(e->catalog_cf, CollectionKey(ns)).PermitUncheckedError();
+    AddDropRanges(batch.get(), e->catalog_cf, e->documents_cf, e->index_cf, *entry);
   }
-  if (names.empty()) return Status::OK();
-  CAIRN_RETURN_IF_ERROR(WriteDropping(e->db, e->write_options, e->commit_mu, &batch, states));
+  if (names.empty() && also == nullptr) return Status::OK();
+  CAIRN_RETURN_IF_ERROR(batch.Commit(states));
   for (const std::string& ns : names) entries_.erase(ns);
   return Status::OK();
 }
 
-Status Catalog::RenameCollection(std::string_view from, std::string_view to, bool drop_target) {
+Status Catalog::RenameCollection(std::string_view from, std::string_view to, bool drop_target,
+                                 WriteUnit* also) {
   Engine::Impl* e = engine_->impl_.get();
   MutexLock lock(&mu_);
   auto src = entries_.find(std::string(from));
@@ -365,15 +383,15 @@ Status Catalog::RenameCollection(std::string_view from, std::string_view to, boo
   std::shared_ptr<CollectionEntry> renamed = CloneEntry(*src->second);
   renamed->ns = std::string(to);
 
-  rocksdb::WriteBatch batch;
-  batch.Delete(e->catalog_cf, CollectionKey(from)).PermitUncheckedError();
-  batch.Put(e->catalog_cf, CollectionKey(to), EncodeEntry(*renamed)).PermitUncheckedError();
+  ChangeBatch batch(e, also);
+  batch->Delete(e->catalog_cf, CollectionKey(from)).PermitUncheckedError();
+  batch->Put(e->catalog_cf, CollectionKey(to), EncodeEntry(*renamed)).PermitUncheckedError();
   std::vector<CollectionState*> dropped;
   if (dst != entries_.end()) {
-    AddDropRanges(&batch, e->catalog_cf, e->documents_cf, e->index_cf, *dst->second);
+    AddDropRanges(batch.get(), e->catalog_cf, e->documents_cf, e->index_cf, *dst->second);
     dropped.push_back(e->GetOrCreateState(dst->second->prefix));
   }
-  CAIRN_RETURN_IF_ERROR(WriteDropping(e->db, e->write_options, e->commit_mu, &batch, dropped));
+  CAIRN_RETURN_IF_ERROR(batch.Commit(dropped));
   entries_.erase(src);
   entries_[renamed->ns] = std::move(renamed);
   return Status::OK();

@@ -23,6 +23,7 @@
 namespace cairn::storage {
 
 class Engine;
+class WriteUnit;
 
 using Prefix = uint32_t;
 
@@ -61,13 +62,16 @@ class Catalog {
   Result<CollectionHandle> CreateCollection(std::string_view ns, BsonView options);
   // Drops a collection: its catalog entry and DeleteRange over its documents and every index's
   // entries, in one atomic write. NamespaceNotFound if absent.
-  Status DropCollection(std::string_view ns);
+  // `also`: a unit committed in the same atomic write (the oplog entry that records the change),
+  // for this and the two below; nothing of it is written when the change fails.
+  Status DropCollection(std::string_view ns, WriteUnit* also = nullptr);
   // Drops every collection of a database in one atomic write (OK when there are none).
-  Status DropDatabase(std::string_view db);
+  Status DropDatabase(std::string_view db, WriteUnit* also = nullptr);
   // Renames (prefixes are kept, so no data moves). NamespaceNotFound if `from` is absent;
   // NamespaceExists if `to` exists and !drop_target; with drop_target the old target is dropped
   // in the same write.
-  Status RenameCollection(std::string_view from, std::string_view to, bool drop_target);
+  Status RenameCollection(std::string_view from, std::string_view to, bool drop_target,
+                          WriteUnit* also = nullptr);
 
   // Adds an index under a new prefix, `spec` stored as given (as listIndexes prints it), in one
   // atomic write, and returns the new handle (the index is its indexes.back()). The index starts
@@ -92,6 +96,7 @@ class Catalog {
 
  private:
   friend class Engine;
+  class ChangeBatch;  // catalog.cc: a change's own batch, or the unit it commits with
   explicit Catalog(Engine* engine) : engine_(engine) {}
   Status Load();  // at open
 

@@ -25,7 +25,13 @@
 #include "storage/catalog.h"
 #include "storage/options.h"
 
+namespace rocksdb {
+class WriteBatch;  // storage-internal: only the catalog reaches a unit's batch
+}  // namespace rocksdb
+
 namespace cairn::storage {
+
+struct CollectionState;  // engine_impl.h
 
 // Positive, increasing per collection in insertion order; never reused within a collection.
 using RecordId = int64_t;
@@ -152,6 +158,11 @@ class WriteUnit {
 
  private:
   friend class Engine;
+  friend class Catalog;  // a catalog change may commit in a unit (the oplog entry recording it)
+  // For the catalog: the unit's batch (its index entries added), and its commit that also marks
+  // `dropped` collections dropped, under the same lock as the catalog's own drops.
+  rocksdb::WriteBatch* batch();
+  Status CommitDropping(const std::vector<CollectionState*>& dropped);
   struct Impl;
   explicit WriteUnit(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;

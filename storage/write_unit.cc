@@ -135,11 +135,18 @@ size_t WriteUnit::ApproximateBytes() const {
   return impl_->batch.GetDataSize() + impl_->index_bytes.size() + 16 * impl_->index_ops.size();
 }
 
-Status WriteUnit::Commit() {
+Status WriteUnit::Commit() { return CommitDropping({}); }
+
+rocksdb::WriteBatch* WriteUnit::batch() {
+  impl_->FlushIndexOps();
+  return &impl_->batch;
+}
+
+Status WriteUnit::CommitDropping(const std::vector<CollectionState*>& dropped) {
   Engine::Impl* e = impl_->engine;
   Status result;
   impl_->FlushIndexOps();
-  if (impl_->deltas.empty()) {
+  if (impl_->deltas.empty() && dropped.empty()) {
     if (impl_->batch.Count() > 0) {
       result = FromRocks(e->db->Write(e->write_options, &impl_->batch), "write");
     }
@@ -150,6 +157,8 @@ Status WriteUnit::Commit() {
       int64_t size;
     };
     std::vector<Publish> publish;
+    // Counters are read, written and published under the commit mutex; so are drops, so that no
+    // unit re-creates a dropped collection's counters afterwards.
     MutexLock lock(&e->commit_mu);
     for (const Impl::CountDelta& d : impl_->deltas) {
       CollectionState* st = e->GetOrCreateState(d.prefix);
@@ -165,6 +174,11 @@ Status WriteUnit::Commit() {
       for (const Publish& p : publish) {
         p.state->count.store(p.count, std::memory_order_release);
         p.state->data_size.store(p.size, std::memory_order_release);
+      }
+      for (CollectionState* st : dropped) {
+        st->dropped = true;
+        st->count.store(0);
+        st->data_size.store(0);
       }
     }
   }

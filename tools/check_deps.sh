@@ -2,9 +2,9 @@
 # Fails when an #include crosses the dependency rule (README "Layout"): wire and query know
 # nothing of RocksDB, Asio, storage or server; index uses only common and query; storage is the
 # only module that includes RocksDB; server is the only one that includes Asio; nothing includes
-# server/ from outside it. Inside server/ (server/README.md): only net/ includes Asio; exec/ and
-# cursor/ never include net/ or commands/; ttl/ includes neither, nor the ServerState that owns
-# it; nothing outside commands/ includes commands/ except net/dispatcher.
+# server/ from outside it. Inside server/ (server/README.md): only net/ includes Asio; exec/,
+# cursor/ and changes/ never include net/ or commands/; ttl/ includes neither, nor the
+# ServerState that owns it; nothing outside commands/ includes commands/ except net/dispatcher.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
@@ -29,6 +29,7 @@ check tools    'server/'                                               "nothing 
 check server   'boost/asio'              "only server/net includes Asio"            server/net/
 check server/exec   'server/(net|commands)/' "exec never includes net or commands"
 check server/cursor 'server/(net|commands)/' "cursor never includes net or commands"
+check server/changes 'server/(net|commands)/' "changes never includes net or commands"
 check server/ttl    'server/(net|commands)/|server/server_state.h' \
   "ttl includes neither net nor commands nor the ServerState that owns it"
 check server/repl   'server/(net|commands)/|server/server_state.h' \

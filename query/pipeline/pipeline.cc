@@ -81,8 +81,18 @@ Result<Pipeline> Pipeline::Parse(BsonView pipeline_array, const PipelineOptions&
   if (!pipeline_array.Init(&it)) {
     return Status(ErrorCode::kTypeMismatch, "'pipeline' option must be specified as an array");
   }
+  bool first = true;
   while (bson_iter_next(&it)) {
     CAIRN_RETURN_IF_ERROR(CheckStageShape(&it));
+    // A change stream is opened by the server (its own cursor over the oplog) only from the
+    // first stage; anywhere else mongod refuses it by position before anything else.
+    bson_iter_t name;
+    if (!first && IterDocument(&it).Init(&name) && bson_iter_next(&name) &&
+        IterKey(&name) == "$changeStream") {
+      return Status(ErrorCode::kLocation40602,
+                    "$changeStream is only valid as the first stage in a pipeline");
+    }
+    first = false;
   }
 
   StageList stages;

@@ -5,7 +5,8 @@
 // $listLocalSessions) over no input; so does a collection's pipeline that starts with a source
 // stage ($collStats). $out and $merge write through exec/output_targets.h, $lookup reads through
 // exec/foreign_collections.h, and $collStats, $currentOp and $listLocalSessions read the server's
-// state through exec/server_sources.h. explain (the argument or the explain command) shows the
+// state through exec/server_sources.h; a leading $changeStream opens a change stream
+// (changes/change_stream.h). explain (the argument or the explain command) shows the
 // query part's plan and the stages after it (aggregate_explain.h); `hint` steers the query part.
 #include <functional>
 #include <memory>
@@ -21,6 +22,7 @@
 #include "query/pipeline/stage_registry.h"
 #include "query/pipeline/text_score_check.h"
 #include "server/catalog/namespace.h"
+#include "server/changes/change_stream.h"
 #include "server/commands/command_args.h"
 #include "server/cursor/cursor_batch.h"
 #include "server/exec/aggregate_explain.h"
@@ -163,6 +165,16 @@ CommandOutcome HandleAggregate(CommandContext& ctx, const CommandRequest& reques
   if (explain != nullptr && explain->verbosity != ExplainVerbosity::kQueryPlanner &&
       !writes_output) {
     options.stats = std::make_shared<query::PipelineStats>();
+  }
+  // A change stream reads the oplog through a cursor of its own (changes/change_stream.h).
+  if (first_stage == "$changeStream") {
+    if (explain != nullptr) {
+      return Status(ErrorCode::kBadValue,
+                    "explain of an aggregate starting with $changeStream is not supported by "
+                    "Cairn yet");
+    }
+    return ReplyWithChangeStream(ctx, request.db, collectionless ? "" : collection,
+                                 IterDocument(&pipeline_it), options, batch_size, reply);
   }
   CAIRN_ASSIGN_OR_RETURN(query::Pipeline parsed,
                          query::Pipeline::Parse(IterDocument(&pipeline_it), options));

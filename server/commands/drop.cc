@@ -4,6 +4,7 @@
 #include "server/catalog/namespace.h"
 #include "server/commands/command_args.h"
 #include "server/server_state.h"
+#include "server/write/catalog_change.h"
 
 namespace cairn::server {
 
@@ -18,7 +19,15 @@ CommandOutcome HandleDrop(CommandContext& ctx, const CommandRequest& request, bs
   {
     // Wait for in-flight writes to this collection before its ranges go.
     MutexLock lock(&ctx.state.writes().CollectionLock(existing->prefix));
-    Status status = catalog.DropCollection(ns);
+    // A replica set logs {drop: <coll>} (o2: the count dropped) in the same write.
+    std::vector<CommandEntry> entries(1);
+    entries[0].collection = existing;
+    BSON_APPEND_UTF8(entries[0].o.get(), "drop", std::string(collection).c_str());
+    BSON_APPEND_INT64(entries[0].o2.get(), "numRecords",
+                      ctx.state.engine().RecordCount(existing->prefix));
+    Status status = CommitCatalogChange(
+        ctx.state.writes(), request.db, entries,
+        [&](storage::WriteUnit* also) { return catalog.DropCollection(ns, also); });
     if (!status.ok() && status.code() != ErrorCode::kNamespaceNotFound) return status;
   }
   BSON_APPEND_INT32(reply, "nIndexesWas", static_cast<int32_t>(existing->indexes.size()));

@@ -83,8 +83,9 @@ CommandOutcome HandleGetMore(CommandContext& ctx, const CommandRequest& request,
   // aggregate cursors alike.
   if (!status.ok()) return status.WithContext("Executor error during getMore");
   // A driver iterating a cursor without batchSize will ask for the next batch: read it while this
-  // one is on its way.
-  if (open && batch_size == 0) return Continuation::ReadAhead(id);
+  // one is on its way. Not on a replica set member: every reply there carries the cluster time
+  // and operationTime of the moment it is sent, which a reply built ahead cannot.
+  if (open && batch_size == 0 && !ctx.state.repl().enabled()) return Continuation::ReadAhead(id);
   return status;
 }
 

@@ -6,6 +6,7 @@
 #include "server/catalog/namespace.h"
 #include "server/commands/command_args.h"
 #include "server/server_state.h"
+#include "server/write/catalog_change.h"
 
 namespace cairn::server {
 
@@ -41,14 +42,31 @@ CommandOutcome HandleRenameCollection(CommandContext& ctx, const CommandRequest&
   bson_iter_t drop_target;
   bool drop = args.Get("dropTarget", &drop_target) && bson_iter_as_bool(&drop_target);
   storage::Catalog& catalog = ctx.state.engine().catalog();
-  if (!catalog.Find(from)) {
+  storage::CollectionHandle source = catalog.Find(from);
+  if (!source) {
     return Status(ErrorCode::kNamespaceNotFound,
                   "Source collection " + std::string(from) + " does not exist");
   }
   if (from == to) {
     return Status(ErrorCode::kIllegalOperation, "Can't rename a collection to itself");
   }
-  Status status = catalog.RenameCollection(from, to, drop);
+  // A replica set logs {renameCollection, to, stayTemp, dropTarget} in the same write;
+  // dropTarget is the UUID of the collection the rename replaces, or false.
+  std::vector<CommandEntry> entries(1);
+  entries[0].collection = source;
+  bson_t* o = entries[0].o.get();
+  AppendUtf8(o, "renameCollection", from);
+  AppendUtf8(o, "to", to);
+  BSON_APPEND_BOOL(o, "stayTemp", args.GetBool("stayTemp", false));
+  storage::CollectionHandle target = drop ? catalog.Find(to) : nullptr;
+  if (target) {
+    BSON_APPEND_BINARY(o, "dropTarget", BSON_SUBTYPE_UUID, target->uuid, sizeof target->uuid);
+  } else {
+    BSON_APPEND_BOOL(o, "dropTarget", false);
+  }
+  Status status = CommitCatalogChange(
+      ctx.state.writes(), from_db, entries,
+      [&](storage::WriteUnit* also) { return catalog.RenameCollection(from, to, drop, also); });
   if (status.code() == ErrorCode::kNamespaceExists) {
     return Status(ErrorCode::kNamespaceExists, "target namespace exists");
   }

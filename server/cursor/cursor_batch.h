@@ -71,6 +71,7 @@ Status AppendCursorBatch(bson_t* reply, CursorOwner cursor, Interruptible* op, c
       return status;
     }
   }
+  if (cursor->batch_fields != nullptr) cursor->batch_fields->Append(*cursor, exhausted, &out);
   BSON_APPEND_INT64(&out, "id", decide_id(std::move(cursor), exhausted));
   AppendUtf8(&out, "ns", ns);
   bson_append_document_end(reply, &out);

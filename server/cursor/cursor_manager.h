@@ -29,6 +29,19 @@
 
 namespace cairn::server {
 
+struct Cursor;
+
+// What a cursor's stream adds to each batch reply after the documents, given whether the stream
+// ran out during the batch.
+class BatchFields {
+ public:
+  virtual ~BatchFields() = default;
+  virtual void Append(const Cursor& cursor, bool exhausted, bson_t* cursor_doc) const = 0;
+  // Whether the stream has ended for good (a change stream after its invalidate event): the
+  // cursor closes after this batch, tailable or not.
+  virtual bool Closed(const Cursor& cursor) const { return false; }
+};
+
 struct Cursor {
   int64_t id = 0;
   std::string ns;
@@ -62,6 +75,9 @@ struct Cursor {
   std::optional<std::chrono::steady_clock::duration> time_left;
   // The memory this cursor was counted for while idle (CursorManager's budget).
   size_t counted_bytes = 0;
+  // Fields the cursor adds to every batch reply after the documents (a change stream's
+  // postBatchResumeToken: changes/change_stream.h); part of its stream. Null: none.
+  const BatchFields* batch_fields = nullptr;
   // The slot its streams check for interruption (the command's, common/interrupt.h): each batch
   // points it at the operation pulling it (FillBatch). Null: nothing in the streams checks.
   std::shared_ptr<InterruptSlot> interrupt;

@@ -169,18 +169,19 @@ CommandOutcome TailableBatch(CommandContext& ctx, CursorPin cursor, std::string 
   const uint64_t version = ctx.state.capped().InsertVersion(prefix);
   const int64_t returned_before = cursor->returned;
   bool wait = false;
-  Status status =
-      AppendCursorBatch(reply, std::move(cursor), ctx.interrupt->op(), "nextBatch", batch_size,
-                        /*empty=*/false, [&](CursorPin done, bool) -> int64_t {
-                          if (!done->stream->status().ok() || LimitReached(*done)) {
-                            done.Discard();
-                            return 0;
-                          }
-                          const bool empty = done->returned == returned_before;
-                          done.CheckIn();
-                          wait = await_data && empty && Clock::now() < deadline;
-                          return id;
-                        });
+  Status status = AppendCursorBatch(
+      reply, std::move(cursor), ctx.interrupt->op(), "nextBatch", batch_size,
+      /*empty=*/false, [&](CursorPin done, bool) -> int64_t {
+        if (!done->stream->status().ok() || LimitReached(*done) ||
+            (done->batch_fields != nullptr && done->batch_fields->Closed(*done))) {
+          done.Discard();
+          return 0;
+        }
+        const bool empty = done->returned == returned_before;
+        done.CheckIn();
+        wait = await_data && empty && Clock::now() < deadline;
+        return id;
+      });
   if (!status.ok() && status.code() == ErrorCode::kCappedPositionLost) {
     return Status(status.code(),
                   "Executor error during getMore :: caused by :: " + status.reason());

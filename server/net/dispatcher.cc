@@ -12,6 +12,7 @@
 #include "common/logging.h"
 #include "server/admin/session_cache.h"
 #include "server/commands/command_table.h"
+#include "server/commands/read_concern.h"
 #include "server/commands/reply.h"
 #include "server/commands/write_concern.h"
 #include "server/server_state.h"
@@ -157,8 +158,9 @@ Dispatched HandleOpQuery(ServerState& state, ConnectionInfo& connection,
 
 // The generic fields RunCommand reads, found in its one pass over the body.
 struct GenericFields {
-  bson_iter_t write_concern, lsid, max_time_ms, read_preference, cluster_time;
-  bool has_write_concern = false, has_lsid = false, has_max_time_ms = false;
+  bson_iter_t write_concern, read_concern, lsid, max_time_ms, read_preference, cluster_time;
+  bool has_write_concern = false, has_read_concern = false, has_lsid = false;
+  bool has_max_time_ms = false;
   bool has_read_preference = false, has_cluster_time = false;
   bool has_txn_number = false, has_autocommit = false, has_start_transaction = false;
 };
@@ -194,6 +196,9 @@ Status ScanGenericFields(const CommandRequest& request, GenericFields* out) {
     if (key == "writeConcern") {
       out->write_concern = it;
       out->has_write_concern = true;
+    } else if (key == "readConcern") {
+      out->read_concern = it;
+      out->has_read_concern = true;
     } else if (key == "lsid") {
       out->lsid = it;
       out->has_lsid = true;
@@ -492,6 +497,14 @@ Continuation RunKnownCommand(ServerState& state, ConnectionInfo& connection, con
       interrupt.set_deadline(std::chrono::steady_clock::now() +
                              std::chrono::milliseconds(*max_time_ms));
     }
+  }
+  // The read concern: parsed, checked against the command, then satisfied (causal consistency
+  // may wait for writes still committing) before the command reads.
+  if (status.ok() && generic.has_read_concern) {
+    Result<ReadConcern> read_concern = ParseReadConcern(&generic.read_concern);
+    status = read_concern.status();
+    if (status.ok()) status = CheckCommandSupports(def->name, request.body, *read_concern);
+    if (status.ok()) status = SatisfyReadConcern(state.repl(), *read_concern, interrupt);
   }
   Continuation next;
   if (status.ok()) {

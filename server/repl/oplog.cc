@@ -107,6 +107,11 @@ Timestamp Oplog::VisibleThrough() const {
   return {in_flight_.begin()->first - 1};
 }
 
+bool Oplog::AllCommittedThrough(Timestamp ts) const {
+  MutexLock lock(&mu_);
+  return in_flight_.empty() || in_flight_.begin()->first > ts.value;
+}
+
 Status Oplog::Put(storage::WriteUnit& unit, OplogUnit& pending, Timestamp ts, bson_t* entry,
                   const StatementContext* statement) {
   if (statement != nullptr) {
@@ -192,6 +197,23 @@ Status Oplog::LogNoop(storage::WriteUnit& unit, OplogUnit& pending,
   BSON_APPEND_DOCUMENT(entry, "o", &o_doc);
   BSON_APPEND_DOCUMENT(entry, "o2", &o2_doc);
   return Put(unit, pending, Take(pending), entry, statement);
+}
+
+Status Oplog::LogCommand(storage::WriteUnit& unit, OplogUnit& pending, std::string_view db,
+                         const storage::CollectionEntry* collection, BsonView o, BsonView o2) {
+  bson_t* entry = Scratch(pending);
+  BSON_APPEND_UTF8(entry, "op", "c");
+  AppendUtf8(entry, "ns", std::string(db) + ".$cmd");
+  if (collection != nullptr) {
+    BSON_APPEND_BINARY(entry, "ui", BSON_SUBTYPE_UUID, collection->uuid, sizeof collection->uuid);
+  }
+  const bson_t o_doc = o.AsBson();
+  BSON_APPEND_DOCUMENT(entry, "o", &o_doc);
+  if (!o2.empty()) {
+    const bson_t o2_doc = o2.AsBson();
+    BSON_APPEND_DOCUMENT(entry, "o2", &o2_doc);
+  }
+  return Put(unit, pending, Take(pending), entry, nullptr);
 }
 
 Result<Timestamp> Oplog::LogNoop(BsonView o) {

@@ -46,6 +46,9 @@ class Oplog final : public OplogSink {
 
   // Every entry with ts <= this has committed; none above it will appear below it later.
   Timestamp VisibleThrough() const;
+  // Whether every entry with ts <= `ts` has committed (entries not yet taken included: they
+  // will have later Timestamps once the clock is past `ts`).
+  bool AllCommittedThrough(Timestamp ts) const;
   storage::Prefix prefix() const { return prefix_.load(std::memory_order_acquire); }
   // When the newest unit with entries committed (ms since the epoch).
   int64_t last_commit_wall_ms() const {
@@ -70,6 +73,8 @@ class Oplog final : public OplogSink {
   Status LogNoop(storage::WriteUnit& unit, OplogUnit& pending,
                  const storage::CollectionEntry& collection, BsonView o, BsonView o2,
                  const StatementContext* statement) override;
+  Status LogCommand(storage::WriteUnit& unit, OplogUnit& pending, std::string_view db,
+                    const storage::CollectionEntry* collection, BsonView o, BsonView o2) override;
   void Flush(storage::WriteUnit& unit, OplogUnit& pending) override;
   void UnitDone(OplogUnit& pending, bool committed) override;
 

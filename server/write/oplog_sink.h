@@ -72,6 +72,12 @@ class OplogSink {
                          const storage::CollectionEntry& collection, BsonView o, BsonView o2,
                          const StatementContext* statement) = 0;
 
+  // Adds a command entry {op: "c", ns: "<db>.$cmd", ui, o, o2} to `unit`: a catalog change
+  // (drop, renameCollection, dropDatabase) that commits with it. `collection` may be null (no
+  // ui), `o2` empty (none).
+  virtual Status LogCommand(storage::WriteUnit& unit, OplogUnit& pending, std::string_view db,
+                            const storage::CollectionEntry* collection, BsonView o,
+                            BsonView o2) = 0;
   // Adds `pending`'s entries to `unit`: called right before the unit commits.
   virtual void Flush(storage::WriteUnit& unit, OplogUnit& pending) = 0;
 

@@ -44,6 +44,8 @@ constexpr Workload kWorkloads[] = {
     {"aggregate-group", nullptr, "$group over the benchdata orders (by status; by category)"},
     {"aggregate-lookup", nullptr,
      "$lookup orders → customers (benchdata), indexed, hash and nested-loop join"},
+    {"change-stream", nullptr,
+     "insertOne → its event at a watching client; only when named (needs a replica set)"},
 };
 
 void Usage(std::ostream& out) {
@@ -341,6 +343,7 @@ int Run(const Options& options) {
     }
     return false;
   };
+  auto named = [&](const char* name) { return !options.workloads.empty() && selected(name); };
   const bool needs_data =
       selected("point-read") || selected("update") || selected("scan") || selected("indexed-read");
 
@@ -545,6 +548,26 @@ int Run(const Options& options) {
       FromPaired(work, ceiling, true, &r);
       emit(std::move(r));
     }
+  }
+
+  // Only when named (it needs a replica set): its own collection.
+  if (named("change-stream")) {
+    Result r;
+    r.name = "change-stream";
+    r.unit = "ops/s";  // an insert and its event
+    r.ceiling_unit = "ops/s";
+    r.ceiling_what = "insertOne alone";
+    std::unique_ptr<Op> events = ChangeEventLatencyOp(main_client.get(), options, &error);
+    if (!events) {
+      r.error = error;
+    } else {
+      std::unique_ptr<Op> inserts = InsertOneOp(main_client.get(), options);
+      Progress("change-stream: insert and wait for the event, and insert alone, alternating");
+      Measured work, ceiling;
+      RunPaired({events.get()}, {inserts.get()}, options.seconds, &work, &ceiling);
+      FromPaired(work, ceiling, true, &r);
+    }
+    emit(std::move(r));
   }
 
   if (selected("indexed-read")) {

@@ -39,6 +39,16 @@ bool CreateTsIndex(mongoc_client_t* client, const Options& options, std::string*
 std::unique_ptr<Op> FindByIndexedFieldOp(mongoc_client_t* client, const Options& options,
                                          const DocumentSet& docs, uint64_t seed);
 
+// change_stream.cc: the collection the change-stream workload writes and watches.
+constexpr const char* kChangeStreamCollection = "change_events";
+// change_stream.cc: insert one document, then wait until a client watching the collection (its
+// own connection and thread) receives the event: latency is insert sent → event received. Needs
+// a replica set; null with *error when the stream cannot be opened.
+std::unique_ptr<Op> ChangeEventLatencyOp(mongoc_client_t* writer, const Options& options,
+                                         std::string* error);
+// change_stream.cc: the same insert alone (the ceiling).
+std::unique_ptr<Op> InsertOneOp(mongoc_client_t* writer, const Options& options);
+
 // aggregate.cc: the benchdata shop (../shared/benchdata/gen_data.py), the data of aggregate-group
 // and aggregate-lookup: `orders` orders over `customers` customers, each customer with a copy of
 // its _id in `cid` (a join key with no index, for HashJoin).

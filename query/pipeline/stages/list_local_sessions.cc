@@ -1,10 +1,10 @@
 // $listLocalSessions: {$listLocalSessions: {allUsers?: bool, users?: [...]}} — the logical
-// sessions this server has seen (ServerSources::ListLocalSessions). Parse errors, in this order:
-// not on admin InvalidNamespace 73; an argument that is not an object or a field of the wrong
-// type TypeMismatch 14, an unknown field 40415 ($_internalPredicate, which mongos sends, is
-// accepted); on a collection rather than {aggregate: 1} InvalidNamespace 73 (MongoDB's
-// createFromBson message). Position (first only, 40602) is pipeline.cc's; in $facet it is
-// refused by facet.cc (40600), in a $lookup or $unionWith sub-pipeline it is not supported yet.
+// sessions this server has seen (ServerSources::ListLocalSessions), from {aggregate: 1} on any
+// database (as MongoDB 5.0+). Parse errors, in this order: an argument that is not an object or
+// a field of the wrong type TypeMismatch 14, an unknown field 40415 ($_internalPredicate, which
+// mongos sends, is accepted); on a collection rather than {aggregate: 1} InvalidNamespace 73
+// (MongoDB's createFromBson message). Position (first only, 40602) is pipeline.cc's; in $facet it
+// is refused by facet.cc (40600), in a $lookup or $unionWith sub-pipeline it is not supported yet.
 #include <string>
 
 #include "query/pipeline/stages/server_source.h"
@@ -25,11 +25,6 @@ Status WrongType(std::string_view field, const bson_iter_t* it, std::string_view
 
 Result<StagePtr> ParseListLocalSessions(const bson_iter_t* spec, const PipelineOptions& options) {
   CAIRN_RETURN_IF_ERROR(CheckNotInSubPipeline("$listLocalSessions", options));
-  if (options.db != "admin") {
-    return Status(ErrorCode::kInvalidNamespace,
-                  "$listLocalSessions must be run against the 'admin' database with "
-                  "{aggregate: 1}");
-  }
   if (!BSON_ITER_HOLDS_DOCUMENT(spec)) {
     return Status(ErrorCode::kTypeMismatch,
                   "$listLocalSessions options must be specified in an object, but found: " +

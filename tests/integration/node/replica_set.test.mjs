@@ -1,7 +1,7 @@
 // Replica-set mode through the Node driver and mongosh: `cairnd --replSet rs0` initiated with
 // rs.initiate() from mongosh (rs.status(), rs.conf()), then a replicaSet= URI that discovers the
 // primary and writes with the driver's defaults (retryable writes), findOneAndUpdate included;
-// the oplog records each write.
+// the oplog records each write; watch() streams change events and resumes from a token.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -69,3 +69,38 @@ test('the driver discovers the primary and writes with retryable writes', async 
     await client.close();
   }
 });
+
+test('watch(): change events through the driver, resumed from a token',
+  async () => {
+    const client = new mongodb.MongoClient(`mongodb://127.0.0.1:${server.port}/?replicaSet=rs0`,
+      { serverSelectionTimeoutMS: 10_000 });
+    await client.connect();
+    try {
+      const coll = client.db('app').collection('feed');
+      const stream = coll.watch([{ $match: { operationType: { $in: ['insert', 'update'] } } }],
+        { fullDocument: 'updateLookup', maxAwaitTimeMS: 500 });
+      // The driver opens the stream with its first getMore; a write after it is seen.
+      const first = stream.next();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await coll.insertOne({ _id: 'a', n: 1 });
+      await coll.updateOne({ _id: 'a' }, { $inc: { n: 1 } });
+      await coll.deleteOne({ _id: 'a' });
+      await coll.insertOne({ _id: 'b', n: 1 });
+      const insert = await first;
+      assert.equal(insert.operationType, 'insert');
+      assert.deepEqual(insert.fullDocument, { _id: 'a', n: 1 });
+      const update = await stream.next();
+      assert.equal(update.operationType, 'update');
+      assert.deepEqual(update.updateDescription.updatedFields, { n: 2 });
+      const token = stream.resumeToken;
+      assert.deepEqual(token, update._id);
+      await stream.close();
+      // Resumed after the update: the delete is filtered, the next insert arrives.
+      const resumed = coll.watch([{ $match: { operationType: 'insert' } }], { resumeAfter: token });
+      const next = await resumed.next();
+      assert.deepEqual(next.documentKey, { _id: 'b' });
+      await resumed.close();
+    } finally {
+      await client.close();
+    }
+  });

@@ -180,12 +180,13 @@ class ServerTestCase(unittest.TestCase):
 
     server_args = ()
     make_client = True
+    client_options = {}
 
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
         cls.server = CairnServer(args=cls.server_args).start()
-        cls.client = cls.server.client() if cls.make_client else None
+        cls.client = cls.server.client(**cls.client_options) if cls.make_client else None
 
     @classmethod
     def tearDownClass(cls):

@@ -208,6 +208,23 @@ class InitiatedAtStart(unittest.TestCase):
         finally:
             client.close()
 
+    def test_every_get_more_reply_carries_the_cluster_time(self):
+        client = self.server.client(directConnection=True)
+        try:
+            db = client.get_database("batches")
+            db.c.insert_many([{"_id": i, "pad": "x" * 1000} for i in range(3000)])
+            reply = db.command({"find": "c", "batchSize": 2})
+            cursor_id = reply["cursor"]["id"]
+            for _ in range(3):  # later batches would be read ahead on a standalone
+                reply = db.command({"getMore": cursor_id, "collection": "c"})
+                self.assertIn("$clusterTime", reply)
+                self.assertIn("operationTime", reply)
+                cursor_id = reply["cursor"]["id"]
+                if cursor_id == 0:
+                    break
+        finally:
+            client.close()
+
     def test_awaitable_hello(self):
         client = self.server.client(directConnection=True)
         try:

@@ -14,7 +14,7 @@ import bson
 from bson.binary import Binary, UUID_SUBTYPE
 from pymongo.errors import OperationFailure
 
-from harness import CairnServer, command, connect_raw
+from harness import CairnServer, ServerTestCase, command, connect_raw
 
 
 def run(server, body, db):
@@ -34,16 +34,9 @@ def lsid():
     return {"id": Binary(uuid.uuid4().bytes, UUID_SUBTYPE)}
 
 
-class RetryableWrites(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.server = CairnServer(args=["--replSet", "rs0", "--initiate"]).start()
-        cls.client = cls.server.client(directConnection=True)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.client.close()
-        cls.server.stop()
+class RetryableWrites(ServerTestCase):
+    server_args = ("--replSet", "rs0", "--initiate")
+    client_options = {"directConnection": True}
 
     def test_driver_default_retryable_writes_work(self):
         coll = self.client.get_database("d").c  # retryWrites is the driver's default

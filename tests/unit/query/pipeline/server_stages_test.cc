@@ -172,9 +172,6 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"admin", "", R"([{"$documents": []}, {"$currentOp": {}}])", 40602,
                   "$currentOp is only valid as the first stage in a pipeline"},
         // $listLocalSessions
-        ErrorCase{"test", "", R"([{"$listLocalSessions": 1}])", 73,
-                  "$listLocalSessions must be run against the 'admin' database with "
-                  "{aggregate: 1}"},
         ErrorCase{"admin", "", R"([{"$listLocalSessions": 1}])", 14,
                   "$listLocalSessions options must be specified in an object, but found: int"},
         ErrorCase{"admin", "", R"([{"$listLocalSessions": {"users": {}}}])", 14,

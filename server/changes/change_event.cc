@@ -1,0 +1,481 @@
+// Change events, their resume tokens and the $changeStream stage's spec (see change_event.h).
+#include "server/changes/change_event.h"
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+namespace cairn::server {
+
+namespace {
+
+constexpr char kTokenTag[] = "82";  // the first byte of every Cairn resume token
+constexpr size_t kTokenHexLength = 2 + 16 + 8 + 2;
+
+// Hex digit value, or -1.
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
+bool ParseHex(std::string_view text, uint64_t* out) {
+  uint64_t value = 0;
+  for (char c : text) {
+    int digit = HexValue(c);
+    if (digit < 0) return false;
+    value = value << 4 | static_cast<uint64_t>(digit);
+  }
+  *out = value;
+  return true;
+}
+
+Status BadToken(std::string_view why) {
+  return Status(ErrorCode::kFailedToParse, "Bad resume token: " + std::string(why));
+}
+
+Status WrongType(std::string_view field, const bson_iter_t* it, std::string_view expected) {
+  return Status(ErrorCode::kTypeMismatch, "BSON field '$changeStream." + std::string(field) +
+                                              "' is the wrong type '" +
+                                              std::string(BsonTypeName(bson_iter_type(it))) +
+                                              "', expected type '" + std::string(expected) + "'");
+}
+
+Status BadEnum(std::string_view field, std::string_view value) {
+  return Status(ErrorCode::kBadValue, "Enumeration value '" + std::string(value) +
+                                          "' for field '$changeStream." + std::string(field) +
+                                          "' is not a valid value.");
+}
+
+bool IsInternalDb(std::string_view db) { return db == "admin" || db == "config" || db == "local"; }
+
+// updateDescription from a $v:2 diff: {u: {...}, i: {...}} are updated fields, {d: {...}}
+// removed ones, s<field> a diff of a subdocument, under `prefix`.
+void WalkDiff(BsonView diff, const std::string& prefix, bson_t* updated, bson_t* removed,
+              uint32_t* removed_count) {
+  bson_iter_t it;
+  if (!diff.Init(&it)) return;
+  while (bson_iter_next(&it)) {
+    std::string_view key = IterKey(&it);
+    if ((key == "u" || key == "i") && BSON_ITER_HOLDS_DOCUMENT(&it)) {
+      bson_iter_t field;
+      IterDocument(&it).Init(&field);
+      while (bson_iter_next(&field))
+        AppendIter(updated, prefix + std::string(IterKey(&field)), &field);
+    } else if (key == "d" && BSON_ITER_HOLDS_DOCUMENT(&it)) {
+      bson_iter_t field;
+      IterDocument(&it).Init(&field);
+      while (bson_iter_next(&field)) {
+        char index[16];
+        std::snprintf(index, sizeof index, "%u", (*removed_count)++);
+        AppendUtf8(removed, index, prefix + std::string(IterKey(&field)));
+      }
+    } else if (key.size() > 1 && key[0] == 's' && BSON_ITER_HOLDS_DOCUMENT(&it)) {
+      WalkDiff(IterDocument(&it), prefix + std::string(key.substr(1)) + ".", updated, removed,
+               removed_count);
+    }
+  }
+}
+
+void AppendNamespace(bson_t* event, std::string_view ns) {
+  const size_t dot = ns.find('.');
+  bson_t doc;
+  BSON_APPEND_DOCUMENT_BEGIN(event, "ns", &doc);
+  AppendUtf8(&doc, "db", ns.substr(0, dot));
+  AppendUtf8(&doc, "coll", dot == std::string_view::npos ? "" : ns.substr(dot + 1));
+  bson_append_document_end(event, &doc);
+}
+
+// {_id: <the document's _id>} from a document that has one.
+void AppendDocumentKey(bson_t* event, BsonView doc_with_id) {
+  bson_t key;
+  BSON_APPEND_DOCUMENT_BEGIN(event, "documentKey", &key);
+  bson_iter_t id;
+  if (doc_with_id.Find("_id", &id)) AppendIter(&key, "_id", &id);
+  bson_append_document_end(event, &key);
+}
+
+// What a catalog entry {op: "c", o} is, for change streams.
+struct CommandChange {
+  std::string_view type;  // drop, rename, dropDatabase; empty: none
+  std::string ns;         // the namespace it changes ("db.coll"; "db" for dropDatabase)
+  std::string to;         // rename: the new namespace
+};
+
+CommandChange DescribeCommand(std::string_view cmd_ns, BsonView o) {
+  CommandChange change;
+  const std::string_view db = cmd_ns.substr(0, cmd_ns.find('.'));
+  bson_iter_t it;
+  if (o.Find("drop", &it) && BSON_ITER_HOLDS_UTF8(&it)) {
+    change.type = "drop";
+    change.ns = std::string(db) + "." + std::string(IterUtf8(&it));
+  } else if (o.Find("renameCollection", &it) && BSON_ITER_HOLDS_UTF8(&it)) {
+    bson_iter_t to;
+    if (!o.Find("to", &to) || !BSON_ITER_HOLDS_UTF8(&to)) return change;
+    change.type = "rename";
+    change.ns = IterUtf8(&it);
+    change.to = IterUtf8(&to);
+  } else if (o.Find("dropDatabase", &it)) {
+    change.type = "dropDatabase";
+    change.ns = db;
+  }
+  return change;
+}
+
+bool DatabaseInScope(const ChangeStreamSpec& spec, std::string_view db) {
+  switch (spec.scope) {
+    case ChangeStreamScope::kCollection:
+      return false;  // its collection's drop comes first and invalidates it
+    case ChangeStreamScope::kDatabase:
+      return db == spec.db;
+    case ChangeStreamScope::kCluster:
+      return !IsInternalDb(db);
+  }
+  return false;
+}
+
+// A catalog entry's change, if the stream sees it.
+CommandChange CommandInScope(const ChangeStreamSpec& spec, BsonView entry) {
+  bson_iter_t ns_it, o_it;
+  if (!entry.Find("ns", &ns_it) || !BSON_ITER_HOLDS_UTF8(&ns_it) || !entry.Find("o", &o_it) ||
+      !BSON_ITER_HOLDS_DOCUMENT(&o_it)) {
+    return {};
+  }
+  CommandChange change = DescribeCommand(IterUtf8(&ns_it), IterDocument(&o_it));
+  const bool seen = change.type == "dropDatabase" ? DatabaseInScope(spec, change.ns)
+                    : change.type == "rename" ? InScope(spec, change.ns) || InScope(spec, change.to)
+                                              : !change.type.empty() && InScope(spec, change.ns);
+  return seen ? change : CommandChange{};
+}
+
+// The event's clusterTime and wallTime from the entry's ts and wall.
+void AppendTimes(BsonView entry, bson_t* event) {
+  bson_iter_t ts, wall;
+  if (entry.Find("ts", &ts)) AppendIter(event, "clusterTime", &ts);
+  if (entry.Find("wall", &wall) && BSON_ITER_HOLDS_DATE_TIME(&wall)) {
+    AppendIter(event, "wallTime", &wall);
+  }
+}
+
+ResumePoint PointOf(BsonView entry) {
+  ResumePoint point;
+  bson_iter_t ts;
+  if (entry.Find("ts", &ts) && BSON_ITER_HOLDS_TIMESTAMP(&ts)) {
+    uint32_t seconds = 0, increment = 0;
+    bson_iter_timestamp(&ts, &seconds, &increment);
+    point.ts = Timestamp::Of(seconds, increment);
+  }
+  return point;
+}
+
+}  // namespace
+
+bool InvalidatesStream(const ChangeStreamSpec& spec, BsonView entry) {
+  bson_iter_t op;
+  if (!entry.Find("op", &op) || !BSON_ITER_HOLDS_UTF8(&op) || IterUtf8(&op) != "c") return false;
+  CommandChange change = CommandInScope(spec, entry);
+  if (change.type.empty()) return false;
+  return spec.scope == ChangeStreamScope::kCollection
+             ? change.type == "drop" || change.type == "rename"
+             : spec.scope == ChangeStreamScope::kDatabase && change.type == "dropDatabase";
+}
+
+void AppendInvalidateEvent(BsonView entry, bson_t* event) {
+  ResumePoint point = PointOf(entry);
+  point.from_invalidate = true;
+  AppendResumeToken(event, "_id", point);
+  AppendUtf8(event, "operationType", "invalidate");
+  AppendTimes(entry, event);
+}
+
+void AppendResumeToken(bson_t* out, const char* key, const ResumePoint& point) {
+  char data[kTokenHexLength + 1];
+  std::snprintf(data, sizeof data, "%s%016llX%08X%02X", kTokenTag,
+                static_cast<unsigned long long>(point.ts.value), point.op_index,
+                point.from_invalidate ? 1u : 0u);
+  bson_t token;
+  bson_append_document_begin(out, key, -1, &token);
+  AppendUtf8(&token, "_data", std::string_view(data, kTokenHexLength));
+  bson_append_document_end(out, &token);
+}
+
+Result<ResumePoint> ParseResumeToken(const bson_iter_t* token) {
+  if (!BSON_ITER_HOLDS_DOCUMENT(token)) return BadToken("not an object");
+  bson_iter_t data;
+  if (!IterDocument(token).Find("_data", &data) || !BSON_ITER_HOLDS_UTF8(&data)) {
+    return BadToken("_data of missing or of wrong type");
+  }
+  std::string_view hex = IterUtf8(&data);
+  uint64_t ts = 0, index = 0, flags = 0;
+  if (hex.size() != kTokenHexLength || hex.substr(0, 2) != kTokenTag ||
+      !ParseHex(hex.substr(2, 16), &ts) || !ParseHex(hex.substr(18, 8), &index) ||
+      !ParseHex(hex.substr(26, 2), &flags) || flags > 1) {
+    return BadToken("the token was not made by this server");
+  }
+  ResumePoint point;
+  point.ts = Timestamp{ts};
+  point.op_index = static_cast<uint32_t>(index);
+  point.from_invalidate = flags == 1;
+  return point;
+}
+
+Result<ChangeStreamSpec> ParseChangeStreamSpec(const bson_iter_t* stage, std::string_view db,
+                                               std::string_view collection) {
+  if (!BSON_ITER_HOLDS_DOCUMENT(stage)) {
+    return Status(ErrorCode::kLocation50808, "$changeStream stage expects a document as argument");
+  }
+  ChangeStreamSpec spec;
+  spec.db = db;
+  spec.collection = collection;
+  bool all_changes_for_cluster = false;
+  bson_iter_t it;
+  IterDocument(stage).Init(&it);
+  while (bson_iter_next(&it)) {
+    std::string_view key = IterKey(&it);
+    if (key == "resumeAfter" || key == "startAfter") {
+      if (!BSON_ITER_HOLDS_DOCUMENT(&it)) return WrongType(key, &it, "object");
+      CAIRN_ASSIGN_OR_RETURN(ResumePoint point, ParseResumeToken(&it));
+      (key == "resumeAfter" ? spec.resume_after : spec.start_after) = point;
+    } else if (key == "startAtOperationTime") {
+      if (!BSON_ITER_HOLDS_TIMESTAMP(&it)) return WrongType(key, &it, "timestamp");
+      uint32_t seconds = 0, increment = 0;
+      bson_iter_timestamp(&it, &seconds, &increment);
+      spec.start_at_operation_time = Timestamp::Of(seconds, increment);
+    } else if (key == "fullDocument") {
+      if (!BSON_ITER_HOLDS_UTF8(&it)) return WrongType(key, &it, "string");
+      std::string_view value = IterUtf8(&it);
+      if (value == "default") {
+        spec.full_document = FullDocumentMode::kDefault;
+      } else if (value == "updateLookup") {
+        spec.full_document = FullDocumentMode::kUpdateLookup;
+      } else if (value == "whenAvailable") {
+        spec.full_document = FullDocumentMode::kWhenAvailable;
+      } else if (value == "required") {
+        spec.full_document = FullDocumentMode::kRequired;
+      } else {
+        return BadEnum(key, value);
+      }
+    } else if (key == "fullDocumentBeforeChange") {
+      if (!BSON_ITER_HOLDS_UTF8(&it)) return WrongType(key, &it, "string");
+      std::string_view value = IterUtf8(&it);
+      if (value == "off") {
+        spec.before_change = BeforeChangeMode::kOff;
+      } else if (value == "whenAvailable") {
+        spec.before_change = BeforeChangeMode::kWhenAvailable;
+      } else if (value == "required") {
+        spec.before_change = BeforeChangeMode::kRequired;
+      } else {
+        return BadEnum(key, value);
+      }
+    } else if (key == "allChangesForCluster" || key == "showExpandedEvents" ||
+               key == "allowToRunOnConfigDB" || key == "allowToRunOnSystemNS" ||
+               key == "showSystemEvents" || key == "showMigrationEvents" ||
+               key == "showRawUpdateDescription") {
+      if (!BSON_ITER_HOLDS_BOOL(&it)) return WrongType(key, &it, "bool");
+      if (key == "allChangesForCluster") all_changes_for_cluster = bson_iter_bool(&it);
+      if (key == "showExpandedEvents") spec.show_expanded_events = bson_iter_bool(&it);
+    } else {
+      return Status(ErrorCode::kLocation40415,
+                    "BSON field '$changeStream." + std::string(key) + "' is an unknown field.");
+    }
+  }
+  if (spec.resume_after && spec.start_after) {
+    return Status(ErrorCode::kLocation50865,
+                  "Do not specify both 'startAfter' and 'resumeAfter' in a $changeStream stage.");
+  }
+  if ((spec.resume_after || spec.start_after) && spec.start_at_operation_time) {
+    return Status(ErrorCode::kLocation40674,
+                  "Only one type of resume option is allowed, but multiple were found.");
+  }
+  if (spec.resume_after && spec.resume_after->from_invalidate) {
+    return Status(ErrorCode::kInvalidResumeToken,
+                  "Attempting to resume a change stream using 'resumeAfter' is not allowed from "
+                  "an invalidate notification.");
+  }
+  // Which namespaces the stream watches.
+  if (all_changes_for_cluster) {
+    if (db != "admin" || !collection.empty()) {
+      return Status(ErrorCode::kInvalidNamespace,
+                    "$changeStream must be run against the 'admin' database with {aggregate: 1} "
+                    "when allChangesForCluster is true");
+    }
+    spec.scope = ChangeStreamScope::kCluster;
+  } else if (collection.empty()) {
+    if (IsInternalDb(db)) {
+      return Status(
+          ErrorCode::kInvalidNamespace,
+          "$changeStream may not be opened on the internal " + std::string(db) + " database");
+    }
+    spec.scope = ChangeStreamScope::kDatabase;
+  } else {
+    if (IsInternalDb(db)) {
+      return Status(
+          ErrorCode::kInvalidNamespace,
+          "$changeStream may not be opened on the internal " + std::string(db) + " database");
+    }
+    if (collection.starts_with("system.")) {
+      return Status(ErrorCode::kInvalidNamespace,
+                    "$changeStream may not be opened on the internal " + std::string(db) + "." +
+                        std::string(collection) + " collection");
+    }
+    spec.scope = ChangeStreamScope::kCollection;
+  }
+  return spec;
+}
+
+bool InScope(const ChangeStreamSpec& spec, std::string_view ns) {
+  const size_t dot = ns.find('.');
+  if (dot == std::string_view::npos) return false;
+  std::string_view db = ns.substr(0, dot), coll = ns.substr(dot + 1);
+  switch (spec.scope) {
+    case ChangeStreamScope::kCollection:
+      return db == spec.db && coll == spec.collection;
+    case ChangeStreamScope::kDatabase:
+      return db == spec.db && !coll.starts_with("system.");
+    case ChangeStreamScope::kCluster:
+      return !IsInternalDb(db) && !coll.starts_with("system.");
+  }
+  return false;
+}
+
+Result<bool> BuildChangeEvent(const ChangeStreamSpec& spec, BsonView entry,
+                              const LookupDocument& lookup, bson_t* event) {
+  bson_iter_t op_it, ns_it, o_it, ts_it;
+  if (!entry.Find("op", &op_it) || !BSON_ITER_HOLDS_UTF8(&op_it) || !entry.Find("ns", &ns_it) ||
+      !BSON_ITER_HOLDS_UTF8(&ns_it) || !entry.Find("o", &o_it) ||
+      !BSON_ITER_HOLDS_DOCUMENT(&o_it) || !entry.Find("ts", &ts_it) ||
+      !BSON_ITER_HOLDS_TIMESTAMP(&ts_it)) {
+    return false;
+  }
+  const std::string_view op = IterUtf8(&op_it);
+  if (op == "c") {
+    CommandChange change = CommandInScope(spec, entry);
+    if (change.type.empty()) return false;
+    AppendResumeToken(event, "_id", PointOf(entry));
+    AppendUtf8(event, "operationType", change.type);
+    AppendTimes(entry, event);
+    bson_iter_t uuid;
+    if (spec.show_expanded_events && change.type != "dropDatabase" && entry.Find("ui", &uuid)) {
+      AppendIter(event, "collectionUUID", &uuid);
+    }
+    if (change.type == "dropDatabase") {
+      bson_t ns_doc;
+      BSON_APPEND_DOCUMENT_BEGIN(event, "ns", &ns_doc);
+      AppendUtf8(&ns_doc, "db", change.ns);
+      bson_append_document_end(event, &ns_doc);
+    } else {
+      AppendNamespace(event, change.ns);
+      if (change.type == "rename") {
+        const size_t dot = change.to.find('.');
+        bson_t to;
+        BSON_APPEND_DOCUMENT_BEGIN(event, "to", &to);
+        AppendUtf8(&to, "db", std::string_view(change.to).substr(0, dot));
+        AppendUtf8(&to, "coll", std::string_view(change.to).substr(dot + 1));
+        bson_append_document_end(event, &to);
+      }
+    }
+    return true;
+  }
+  if (op != "i" && op != "u" && op != "d") return false;
+  const std::string_view ns = IterUtf8(&ns_it);
+  if (!InScope(spec, ns)) return false;
+  const BsonView o = IterDocument(&o_it);
+  uint32_t seconds = 0, increment = 0;
+  bson_iter_timestamp(&ts_it, &seconds, &increment);
+  ResumePoint point;
+  point.ts = Timestamp::Of(seconds, increment);
+
+  // An update is logged as {$v: 2, diff}; a replacement as the whole new document.
+  bson_iter_t version;
+  const bool is_update = op == "u" && o.Find("$v", &version);
+  std::string_view type = op == "i"   ? "insert"
+                          : op == "d" ? "delete"
+                          : is_update ? "update"
+                                      : "replace";
+  BsonView key_source = o;  // where documentKey's _id is: o, or o2 for updates and replacements
+  bson_iter_t o2_it;
+  if (op == "u") {
+    if (!entry.Find("o2", &o2_it) || !BSON_ITER_HOLDS_DOCUMENT(&o2_it)) return false;
+    key_source = IterDocument(&o2_it);
+  }
+
+  AppendResumeToken(event, "_id", point);
+  AppendUtf8(event, "operationType", type);
+  bson_append_timestamp(event, "clusterTime", -1, seconds, increment);
+  bson_iter_t uuid;
+  if (spec.show_expanded_events && entry.Find("ui", &uuid))
+    AppendIter(event, "collectionUUID", &uuid);
+  bson_iter_t wall;
+  if (entry.Find("wall", &wall) && BSON_ITER_HOLDS_DATE_TIME(&wall)) {
+    AppendIter(event, "wallTime", &wall);
+  }
+  if (op == "i" || type == "replace") {
+    const bson_t full = o.AsBson();
+    BSON_APPEND_DOCUMENT(event, "fullDocument", &full);
+  } else if (is_update && spec.full_document != FullDocumentMode::kDefault) {
+    // updateLookup: the document as it is now (null once deleted). Cairn keeps no post-images:
+    // whenAvailable finds none (null) and required fails, as mongod does without them.
+    if (spec.full_document == FullDocumentMode::kRequired) {
+      return Status(ErrorCode::kNoMatchingDocument,
+                    "Change stream was configured to require a post-image for all update, "
+                    "delete and replace events, but the post-image was not found for event: " +
+                        std::string(ns));
+    }
+    bool found = false;
+    std::string current;
+    bson_iter_t id;
+    if (spec.full_document == FullDocumentMode::kUpdateLookup && key_source.Find("_id", &id)) {
+      CAIRN_RETURN_IF_ERROR(lookup(ns, &id, &current, &found));
+    }
+    if (found) {
+      bson_t doc;
+      bson_init_static(&doc, reinterpret_cast<const uint8_t*>(current.data()), current.size());
+      BSON_APPEND_DOCUMENT(event, "fullDocument", &doc);
+    } else {
+      BSON_APPEND_NULL(event, "fullDocument");
+    }
+  }
+  if (op != "i" && spec.before_change == BeforeChangeMode::kRequired) {
+    // Cairn keeps no pre-images (changeStreamPreAndPostImages) yet.
+    return Status(ErrorCode::kNoMatchingDocument,
+                  "Change stream was configured to require a pre-image for all update, delete "
+                  "and replace events, but the pre-image was not found for event: " +
+                      std::string(ns));
+  }
+  AppendNamespace(event, ns);
+  AppendDocumentKey(event, key_source);
+  if (is_update) {
+    bson_iter_t diff;
+    bson_t description, updated, removed, truncated;
+    BSON_APPEND_DOCUMENT_BEGIN(event, "updateDescription", &description);
+    BSON_APPEND_DOCUMENT_BEGIN(&description, "updatedFields", &updated);
+    bson_t removed_tmp = BSON_INITIALIZER;
+    uint32_t removed_count = 0;
+    if (o.Find("diff", &diff) && BSON_ITER_HOLDS_DOCUMENT(&diff)) {
+      WalkDiff(IterDocument(&diff), "", &updated, &removed_tmp, &removed_count);
+    }
+    bson_append_document_end(&description, &updated);
+    BSON_APPEND_ARRAY_BEGIN(&description, "removedFields", &removed);
+    bson_iter_t removed_it;
+    bson_iter_init(&removed_it, &removed_tmp);
+    while (bson_iter_next(&removed_it)) AppendIter(&removed, IterKey(&removed_it), &removed_it);
+    bson_append_array_end(&description, &removed);
+    bson_destroy(&removed_tmp);
+    BSON_APPEND_ARRAY_BEGIN(&description, "truncatedArrays", &truncated);
+    bson_append_array_end(&description, &truncated);
+    if (spec.show_expanded_events) {
+      // Cairn's diffs never hold array indexes or dotted names: nothing is ambiguous.
+      bson_t paths;
+      BSON_APPEND_DOCUMENT_BEGIN(&description, "disambiguatedPaths", &paths);
+      bson_append_document_end(&description, &paths);
+    }
+    bson_append_document_end(event, &description);
+  }
+  if (op != "i" && spec.before_change == BeforeChangeMode::kWhenAvailable) {
+    BSON_APPEND_NULL(event, "fullDocumentBeforeChange");
+  }
+  return true;
+}
+
+}  // namespace cairn::server

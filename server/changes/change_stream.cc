@@ -1,0 +1,279 @@
+// The change stream cursor: an oplog tail, its events, the stages after $changeStream, and the
+// postBatchResumeToken of every batch (see change_stream.h).
+#include "server/changes/change_stream.h"
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "server/catalog/namespace.h"
+#include "server/changes/change_event.h"
+#include "server/cursor/cursor_batch.h"
+#include "server/exec/stream_builder.h"
+#include "server/repl/oplog.h"
+#include "server/server_state.h"
+
+namespace cairn::server {
+
+namespace {
+
+Status HistoryLost() {
+  return Status(ErrorCode::kChangeStreamHistoryLost,
+                "Resume of change stream was not possible, as the resume point may no longer be "
+                "in the oplog.");
+}
+
+// The oplog's oldest entry's RecordId (its ts), 0 when it is empty.
+Result<storage::RecordId> OldestEntry(const storage::Engine& engine, storage::Prefix oplog) {
+  std::unique_ptr<storage::RecordCursor> scan = engine.ScanRecords(oplog, 0);
+  if (scan->Next()) return scan->id();
+  CAIRN_RETURN_IF_ERROR(scan->status());
+  return storage::RecordId{0};
+}
+
+// The oplog entries after `position` (a ts), up to the oplog's visible bound, made into the
+// events of the stream. Each scan reads one snapshot; when it ends the next Next() opens another
+// from the last entry examined, after checking the oplog still holds what follows it.
+class ChangeEventSource final : public DocumentStream {
+ public:
+  ChangeEventSource(ServerState& state, ChangeStreamSpec spec, storage::RecordId position)
+      : state_(state), spec_(std::move(spec)), position_(position) {
+    oplog_ = state_.repl().oplog().prefix();
+    lookup_ = [this](std::string_view ns, const bson_iter_t* id, std::string* document,
+                     bool* found) -> Status {
+      *found = false;
+      storage::CollectionHandle collection = state_.engine().catalog().Find(ns);
+      if (!collection) return Status::OK();
+      storage::RecordId record = 0;
+      return ReadById(state_.engine(), *collection, id, &state_.id_cache(), document, &record,
+                      found);
+    };
+  }
+  ~ChangeEventSource() override { bson_destroy(&event_); }
+
+  bool Next() override {
+    if (!status_.ok() || invalidated_) return false;
+    if (!invalidating_entry_.empty()) {
+      // The event before ended the stream (its collection dropped or renamed, its database
+      // dropped): the invalidate event, then nothing more.
+      bson_reinit(&event_);
+      AppendInvalidateEvent(BsonView(reinterpret_cast<const uint8_t*>(invalidating_entry_.data()),
+                                     invalidating_entry_.size()),
+                            &event_);
+      invalidated_ = true;
+      return true;
+    }
+    if (!scan_) {
+      Result<storage::RecordId> oldest = OldestEntry(state_.engine(), oplog_);
+      if (!oldest.ok()) {
+        status_ = oldest.status();
+        return false;
+      }
+      if (*oldest > position_ + 1 && position_ > 0) {
+        status_ = HistoryLost();
+        return false;
+      }
+      scan_ = state_.engine().ScanRecords(oplog_, position_);
+      visible_ = static_cast<storage::RecordId>(state_.repl().oplog().VisibleThrough().value);
+    }
+    while (scan_->Next()) {
+      if (scan_->id() > visible_) break;  // an entry below it may still be committing
+      ++counters_.docs_examined;
+      position_ = scan_->id();
+      bson_reinit(&event_);
+      Result<bool> made = BuildChangeEvent(spec_, scan_->value(), lookup_, &event_);
+      if (!made.ok()) {
+        status_ = made.status();
+        return false;
+      }
+      if (!*made) continue;
+      if (InvalidatesStream(spec_, scan_->value())) {
+        invalidating_entry_.assign(reinterpret_cast<const char*>(scan_->value().data()),
+                                   scan_->value().size());
+      }
+      ++counters_.returned;
+      return true;
+    }
+    status_ = scan_->status();
+    scan_.reset();
+    return false;
+  }
+  BsonView document() const override { return BsonView(&event_); }
+  storage::RecordId record_id() const override { return 0; }
+  Status status() const override { return status_; }
+
+  // The newest entry examined (a ts): what a high-water-mark token stands at.
+  storage::RecordId position() const { return position_; }
+  // The invalidate event was handed out: the stream has ended.
+  bool invalidated() const { return invalidated_; }
+
+ private:
+  ServerState& state_;
+  const ChangeStreamSpec spec_;
+  LookupDocument lookup_;
+  storage::Prefix oplog_ = 0;
+  storage::RecordId position_;
+  storage::RecordId visible_ = 0;
+  std::unique_ptr<storage::RecordCursor> scan_;
+  bson_t event_ = BSON_INITIALIZER;
+  std::string invalidating_entry_;  // the entry whose event invalidates the stream
+  bool invalidated_ = false;
+  Status status_;
+};
+
+// The cursor's stream: the stages after $changeStream over the events. It keeps the _id (the
+// resume token) of the last two documents it handed out, for postBatchResumeToken, and refuses
+// a document whose _id the stages changed: the stream could not be resumed from it.
+class ChangeStreamOutput final : public DocumentStream, public BatchFields {
+ public:
+  ChangeStreamOutput(std::unique_ptr<query::Pipeline> pipeline,
+                     std::unique_ptr<ChangeEventSource> source)
+      : pipeline_(std::move(pipeline)), source_(source.get()) {
+    output_ = pipeline_ ? pipeline_->Bind(std::move(source), /*skip_leading_match=*/false)
+                        : std::unique_ptr<query::DocumentSource>(std::move(source));
+  }
+
+  bool Next() override {
+    if (!status_.ok() || !output_->Next()) return false;
+    bson_iter_t id;
+    BsonView doc = output_->document();
+    BsonView event = source_->document();
+    bson_iter_t event_id;
+    if (!doc.Find("_id", &id) || !BSON_ITER_HOLDS_DOCUMENT(&id) || !event.Find("_id", &event_id) ||
+        IterDocument(&id).size() != IterDocument(&event_id).size() ||
+        std::memcmp(IterDocument(&id).data(), IterDocument(&event_id).data(),
+                    IterDocument(&id).size()) != 0) {
+      status_ = Status(ErrorCode::kChangeStreamFatalError,
+                       "Encountered an event whose _id field, which contains the resume token, "
+                       "was modified by the pipeline. Modifying the _id field of an event makes it "
+                       "impossible to resume the stream from that point. Only transformations "
+                       "that retain the unmodified _id field are allowed.");
+      return false;
+    }
+    previous_token_ = std::move(last_token_);
+    last_token_.assign(reinterpret_cast<const char*>(IterDocument(&id).data()),
+                       IterDocument(&id).size());
+    return true;
+  }
+  BsonView document() const override { return output_->document(); }
+  storage::RecordId record_id() const override { return 0; }
+  Status status() const override { return status_.ok() ? output_->status() : status_; }
+
+  // postBatchResumeToken for the batch just filled: the last document returned (the one before
+  // a document pulled but left for the next batch), or the high-water mark when the oplog had
+  // nothing more.
+  bool Closed(const Cursor& cursor) const override {
+    return source_->invalidated() && cursor.buffered_offset >= cursor.buffered.size();
+  }
+
+  void Append(const Cursor& cursor, bool exhausted, bson_t* cursor_doc) const override {
+    const bool one_left = cursor.buffered_offset < cursor.buffered.size();
+    const std::string& token = one_left ? previous_token_ : last_token_;
+    if ((exhausted && !one_left) || token.empty()) {
+      ResumePoint point;
+      point.ts = Timestamp{static_cast<uint64_t>(source_->position())};
+      AppendResumeToken(cursor_doc, "postBatchResumeToken", point);
+      return;
+    }
+    bson_t doc;
+    bson_init_static(&doc, reinterpret_cast<const uint8_t*>(token.data()), token.size());
+    BSON_APPEND_DOCUMENT(cursor_doc, "postBatchResumeToken", &doc);
+  }
+
+ private:
+  std::unique_ptr<query::Pipeline> pipeline_;
+  ChangeEventSource* source_;  // owned by output_
+  std::unique_ptr<query::DocumentSource> output_;
+  std::string last_token_, previous_token_;
+  Status status_;
+};
+
+bool AllowedAfterChangeStream(std::string_view stage) {
+  return stage == "$match" || stage == "$project" || stage == "$addFields" || stage == "$set" ||
+         stage == "$unset" || stage == "$replaceRoot" || stage == "$replaceWith" ||
+         stage == "$redact" || stage == "$changeStreamSplitLargeEvent";
+}
+
+}  // namespace
+
+Status ReplyWithChangeStream(CommandContext& ctx, std::string_view db, std::string_view collection,
+                             BsonView pipeline, const query::PipelineOptions& options,
+                             int64_t batch_size, bson_t* reply) {
+  bson_iter_t stage_it;
+  pipeline.Init(&stage_it);
+  bson_iter_next(&stage_it);  // the caller found $changeStream first
+  bson_iter_t spec_it;
+  IterDocument(&stage_it).Init(&spec_it);
+  bson_iter_next(&spec_it);
+  CAIRN_ASSIGN_OR_RETURN(ChangeStreamSpec spec, ParseChangeStreamSpec(&spec_it, db, collection));
+
+  // The stages after $changeStream, as a pipeline of their own.
+  BsonDoc rest;
+  uint32_t count = 0;
+  while (bson_iter_next(&stage_it)) {
+    if (!BSON_ITER_HOLDS_DOCUMENT(&stage_it)) break;  // Pipeline::Parse reports it
+    bson_iter_t name;
+    IterDocument(&stage_it).Init(&name);
+    if (bson_iter_next(&name)) {
+      std::string_view stage = IterKey(&name);
+      if (stage == "$changeStream") {
+        return Status(ErrorCode::kLocation40602,
+                      "$changeStream is only valid as the first stage in a pipeline");
+      }
+      if (!AllowedAfterChangeStream(stage)) {
+        return Status(ErrorCode::kIllegalOperation,
+                      std::string(stage) + " is not permitted in a $changeStream pipeline");
+      }
+    }
+    AppendIter(rest.get(), std::to_string(count++), &stage_it);
+  }
+  std::unique_ptr<query::Pipeline> stages;
+  if (count > 0) {
+    CAIRN_ASSIGN_OR_RETURN(query::Pipeline parsed, query::Pipeline::Parse(rest.view(), options));
+    stages = std::make_unique<query::Pipeline>(std::move(parsed));
+  }
+
+  // Where the stream starts: after the resume token's entry, at startAtOperationTime, or after
+  // the newest entry committed now.
+  ReplicationCoordinator& repl = ctx.state.repl();
+  storage::RecordId position = static_cast<storage::RecordId>(repl.last_applied().value);
+  const std::optional<ResumePoint>& token =
+      spec.resume_after ? spec.resume_after : spec.start_after;
+  std::optional<Timestamp> resume_ts;
+  if (token) {
+    resume_ts = token->ts;
+    position = static_cast<storage::RecordId>(token->ts.value);
+  } else if (spec.start_at_operation_time) {
+    resume_ts = *spec.start_at_operation_time;
+    position = static_cast<storage::RecordId>(spec.start_at_operation_time->value) - 1;
+  }
+  const storage::Prefix oplog = repl.oplog().prefix();
+  if (resume_ts) {
+    CAIRN_ASSIGN_OR_RETURN(storage::RecordId oldest, OldestEntry(ctx.state.engine(), oplog));
+    if (oldest == 0 || static_cast<uint64_t>(oldest) > resume_ts->value) return HistoryLost();
+  }
+
+  auto source = std::make_unique<ChangeEventSource>(ctx.state, std::move(spec), position);
+  auto output = std::make_unique<ChangeStreamOutput>(std::move(stages), std::move(source));
+  auto cursor = std::make_unique<Cursor>();
+  cursor->batch_fields = output.get();
+  const BatchFields* output_fields = output.get();
+  cursor->ns =
+      collection.empty() ? MakeNamespace(db, "$cmd.aggregate") : MakeNamespace(db, collection);
+  cursor->stream = std::move(output);
+  cursor->tailable = true;
+  cursor->await_data = true;
+  cursor->collection_prefix = oplog;
+  cursor->interrupt = ctx.interrupt;
+  const int64_t max_docs = batch_size > 0 ? batch_size : kDefaultFirstBatchDocs;
+  return AppendCursorBatch(reply, std::move(cursor), ctx.interrupt->op(), "firstBatch", max_docs,
+                           batch_size == 0, [&](std::unique_ptr<Cursor> done, bool) -> int64_t {
+                             if (!done->stream->status().ok() || output_fields->Closed(*done)) {
+                               return 0;
+                             }
+                             return ctx.state.cursors().Register(std::move(done));
+                           });
+}
+
+}  // namespace cairn::server

@@ -1,0 +1,267 @@
+"""Change streams ($changeStream, watch()) on a one-member replica set, as MongoDB 7.0 shows them.
+
+Specifies: the events of inserts, updates (updateDescription from the logged diff), replacements
+and deletes with their fields in MongoDB's order; fullDocument: "updateLookup"; the scopes of a
+collection, a database and the whole deployment; resuming (resumeAfter, startAfter,
+startAtOperationTime) including across a kill -9 restart; postBatchResumeToken on every batch;
+the stages allowed after $changeStream and the refusal of a pipeline that changes the resume
+token; getMore waiting for new events; and the errors (standalone 40573, history lost 286, bad
+tokens).
+"""
+
+import threading
+import unittest
+
+from bson.timestamp import Timestamp
+from pymongo.errors import OperationFailure
+
+from harness import CairnServer, ServerTestCase
+
+
+def open_stream(db, collection, pipeline=None, batch_size=None, **options):
+    """The raw aggregate reply of a change stream (cursor document and all)."""
+    cursor = {} if batch_size is None else {"batchSize": batch_size}
+    return db.command({"aggregate": collection,
+                       "pipeline": [{"$changeStream": options}] + (pipeline or []),
+                       "cursor": cursor})
+
+
+def get_more(db, reply, max_time_ms=None, batch_size=None):
+    cursor = reply["cursor"]
+    command = {"getMore": cursor["id"], "collection": cursor["ns"].split(".", 1)[1]}
+    if max_time_ms is not None:
+        command["maxTimeMS"] = max_time_ms
+    if batch_size is not None:
+        command["batchSize"] = batch_size
+    return db.command(command)
+
+
+class ChangeStreams(ServerTestCase):
+    server_args = ("--replSet", "rs0", "--initiate")
+    client_options = {"directConnection": True}
+
+    def test_events_of_each_write(self):
+        coll = self.client.events.c
+        with coll.watch() as stream:
+            coll.insert_one({"_id": 1, "a": 1, "b": {"c": 1, "d": 2}})
+            coll.update_one({"_id": 1}, {"$set": {"a": 2, "b.c": 5, "n": 1}, "$unset": {"b.d": ""}})
+            coll.replace_one({"_id": 1}, {"x": 1})
+            coll.delete_one({"_id": 1})
+            insert, update, replace, delete = (stream.next() for _ in range(4))
+        self.assertEqual(list(insert), ["_id", "operationType", "clusterTime", "wallTime",
+                                        "fullDocument", "ns", "documentKey"])
+        self.assertEqual(insert["operationType"], "insert")
+        self.assertEqual(insert["fullDocument"], {"_id": 1, "a": 1, "b": {"c": 1, "d": 2}})
+        self.assertEqual(insert["ns"], {"db": "events", "coll": "c"})
+        self.assertEqual(insert["documentKey"], {"_id": 1})
+        self.assertIsInstance(insert["clusterTime"], Timestamp)
+        self.assertEqual(list(update), ["_id", "operationType", "clusterTime", "wallTime", "ns",
+                                        "documentKey", "updateDescription"])
+        self.assertEqual(update["updateDescription"], {
+            "updatedFields": {"a": 2, "n": 1, "b.c": 5},
+            "removedFields": ["b.d"], "truncatedArrays": []})
+        self.assertEqual(replace["operationType"], "replace")
+        self.assertEqual(replace["fullDocument"], {"_id": 1, "x": 1})
+        self.assertEqual(list(delete), ["_id", "operationType", "clusterTime", "wallTime", "ns",
+                                        "documentKey"])
+        self.assertEqual(delete["documentKey"], {"_id": 1})
+        # Tokens and cluster times increase along the stream.
+        times = [e["clusterTime"] for e in (insert, update, replace, delete)]
+        self.assertEqual(times, sorted(times))
+        tokens = [e["_id"]["_data"] for e in (insert, update, replace, delete)]
+        self.assertEqual(tokens, sorted(tokens))
+
+    def test_update_lookup(self):
+        coll = self.client.lookup.c
+        coll.insert_one({"_id": 1, "n": 0})
+        with coll.watch(full_document="updateLookup") as stream:
+            coll.update_one({"_id": 1}, {"$inc": {"n": 1}})
+            event = stream.next()
+            self.assertEqual(event["fullDocument"], {"_id": 1, "n": 1})
+            coll.update_one({"_id": 1}, {"$inc": {"n": 1}})
+            coll.delete_one({"_id": 1})
+            event = stream.next()  # looked up after the delete: none
+            self.assertIsNone(event["fullDocument"])
+
+    def test_scopes(self):
+        db = self.client.scope
+        with db.a.watch() as one, db.watch() as whole_db, self.client.watch() as cluster:
+            db.a.insert_one({"_id": "a"})
+            db.b.insert_one({"_id": "b"})
+            self.client.scope_other.c.insert_one({"_id": "other"})
+            self.assertEqual(one.next()["documentKey"], {"_id": "a"})
+            self.assertIsNone(one.try_next())
+            self.assertEqual([whole_db.next()["ns"] for _ in range(2)],
+                             [{"db": "scope", "coll": "a"}, {"db": "scope", "coll": "b"}])
+            self.assertEqual([cluster.next()["ns"]["coll"] for _ in range(3)], ["a", "b", "c"])
+        with self.assertRaises(OperationFailure) as caught:
+            self.client.admin.watch().next()
+        self.assertEqual(caught.exception.code, 73)
+
+    def test_resume_after_start_after_and_start_at_operation_time(self):
+        coll = self.client.resume.c
+        with coll.watch() as stream:
+            start = self.client.resume.command("ping")["operationTime"]
+            for i in range(3):
+                coll.insert_one({"_id": i})
+            first = stream.next()
+        with coll.watch(resume_after=first["_id"]) as resumed:
+            self.assertEqual([resumed.next()["documentKey"]["_id"] for _ in range(2)], [1, 2])
+        with coll.watch(start_after=first["_id"]) as resumed:
+            self.assertEqual(resumed.next()["documentKey"]["_id"], 1)
+        with coll.watch(start_at_operation_time=start) as resumed:
+            self.assertEqual([resumed.next()["documentKey"]["_id"] for _ in range(3)], [0, 1, 2])
+
+    def test_post_batch_resume_token(self):
+        db = self.client.pbrt
+        reply = open_stream(db, "c")
+        opened = reply["cursor"]
+        self.assertEqual(list(opened), ["firstBatch", "postBatchResumeToken", "id", "ns"])
+        self.assertEqual(opened["firstBatch"], [])
+        self.assertNotEqual(opened["id"], 0)
+        db.c.insert_many([{"_id": i} for i in range(3)])
+        batch = get_more(db, reply, batch_size=2)["cursor"]
+        self.assertEqual(len(batch["nextBatch"]), 2)
+        # A batch cut by batchSize ends at its last event.
+        self.assertEqual(batch["postBatchResumeToken"], batch["nextBatch"][-1]["_id"])
+        batch = get_more(db, reply)["cursor"]
+        self.assertEqual(batch["nextBatch"][0]["documentKey"], {"_id": 2})
+        # Writes elsewhere move the token of an empty batch past them (a high-water mark).
+        db.elsewhere.insert_one({})
+        empty = get_more(db, reply, max_time_ms=10)["cursor"]
+        self.assertEqual(empty["nextBatch"], [])
+        self.assertGreater(empty["postBatchResumeToken"]["_data"],
+                           batch["postBatchResumeToken"]["_data"])
+        self.client.pbrt.command({"killCursors": "c", "cursors": [opened["id"]]})
+
+    def test_stages_after_change_stream(self):
+        coll = self.client.stages.c
+        pipeline = [{"$match": {"operationType": "insert", "fullDocument.keep": True}},
+                    {"$project": {"fullDocument": 1}}, {"$addFields": {"seen": True}}]
+        with coll.watch(pipeline) as stream:
+            coll.insert_many([{"_id": 1, "keep": False}, {"_id": 2, "keep": True}])
+            event = stream.next()
+        self.assertEqual(set(event), {"_id", "fullDocument", "seen"})
+        self.assertEqual(event["fullDocument"], {"_id": 2, "keep": True})
+        with self.assertRaises(OperationFailure) as caught:
+            coll.watch([{"$group": {"_id": None}}])
+        self.assertEqual(caught.exception.code, 20)
+        self.assertIn("$group is not permitted in a $changeStream pipeline", str(caught.exception))
+        with coll.watch([{"$project": {"_id": 0}}]) as stream:
+            coll.insert_one({"_id": 3})
+            with self.assertRaises(OperationFailure) as caught:
+                stream.next()
+        self.assertEqual(caught.exception.code, 280)
+
+    def test_get_more_waits_for_the_next_event(self):
+        coll = self.client.wait.c
+        with coll.watch(max_await_time_ms=5000) as stream:
+            timer = threading.Timer(0.3, lambda: self.client.wait.c.insert_one({"_id": "late"}))
+            timer.start()
+            try:
+                event = stream.next()  # one getMore, answered when the insert commits
+            finally:
+                timer.join()
+        self.assertEqual(event["documentKey"], {"_id": "late"})
+
+    def test_drop_rename_and_drop_database_events(self):
+        db = self.client.ddl
+        db.a.insert_one({"_id": 1})
+        db.b.insert_one({"_id": 1})
+        with db.a.watch() as on_a, db.watch() as on_db, self.client.watch() as on_all:
+            db.a.rename("renamed")
+            db.b.drop()
+            self.client.drop_database("ddl")
+            rename = on_a.next()
+            self.assertEqual(rename["operationType"], "rename")
+            self.assertEqual(rename["ns"], {"db": "ddl", "coll": "a"})
+            self.assertEqual(rename["to"], {"db": "ddl", "coll": "renamed"})
+            invalidate = on_a.next()
+            self.assertEqual(list(invalidate), ["_id", "operationType", "clusterTime", "wallTime"])
+            self.assertEqual(invalidate["operationType"], "invalidate")
+            self.assertFalse(on_a.alive)  # the cursor is closed after the invalidate event
+            kinds = [(e["operationType"], e.get("ns")) for e in (on_db.next() for _ in range(5))]
+            self.assertEqual(kinds, [
+                ("rename", {"db": "ddl", "coll": "a"}),
+                ("drop", {"db": "ddl", "coll": "b"}),
+                ("drop", {"db": "ddl", "coll": "renamed"}),
+                ("dropDatabase", {"db": "ddl"}),
+                ("invalidate", None)])
+            self.assertEqual([on_all.next()["operationType"] for _ in range(4)],
+                             ["rename", "drop", "drop", "dropDatabase"])
+            # A stream started after the invalidate event goes on from there.
+            db.a.insert_one({"_id": "again"})
+            with db.a.watch(start_after=invalidate["_id"]) as again:
+                self.assertEqual(again.next()["documentKey"], {"_id": "again"})
+        # The oplog holds the catalog entries, as mongod writes them.
+        entries = list(self.client.local.oplog.rs.find({"op": "c", "ns": "ddl.$cmd"}))
+        self.assertEqual([list(e["o"])[0] for e in entries],
+                         ["renameCollection", "drop", "drop", "dropDatabase"])
+        self.assertEqual(entries[0]["o"]["to"], "ddl.renamed")
+        self.assertEqual(entries[1]["o2"], {"numRecords": 1})
+
+    def test_errors(self):
+        db = self.client.errors
+        cases = [
+            ({"resumeAfter": {"_data": "not a token"}}, 9),
+            ({"fullDocument": "sometimes"}, 2),
+            ({"unknownOption": 1}, 40415),
+            ({"resumeAfter": {"_data": "826B0B2EA2000000020000000000"},
+              "startAtOperationTime": Timestamp(1, 1)}, 40674),
+            # A point the oplog no longer holds.
+            ({"startAtOperationTime": Timestamp(1, 1)}, 286),
+        ]
+        for options, code in cases:
+            with self.assertRaises(OperationFailure) as caught:
+                open_stream(db, "c", **options)
+            self.assertEqual(caught.exception.code, code, options)
+        with self.assertRaises(OperationFailure) as caught:
+            db.command({"aggregate": "c", "pipeline": [{"$match": {}}, {"$changeStream": {}}],
+                        "cursor": {}})
+        self.assertEqual(caught.exception.code, 40602)
+
+
+class ResumeAcrossARestart(unittest.TestCase):
+    def test_kill9_then_resume(self):
+        first = CairnServer(args=["--replSet", "rs0", "--initiate"]).start()
+        second = None
+        try:
+            client = first.client(directConnection=True)
+            coll = client.restart.c
+            with coll.watch() as stream:
+                coll.insert_one({"_id": 0})
+                token = stream.next()["_id"]
+                coll.insert_many([{"_id": 1}, {"_id": 2}])  # acknowledged, not yet read
+            client.close()
+            first.kill()
+            second = CairnServer(args=["--replSet", "rs0", "--initiate"], dbpath=first.dbpath,
+                                 port=first.port).start()
+            client = second.client(directConnection=True)
+            client.restart.c.insert_one({"_id": 3})
+            with client.restart.c.watch(resume_after=token) as resumed:
+                self.assertEqual([resumed.next()["documentKey"]["_id"] for _ in range(3)],
+                                 [1, 2, 3])
+            client.close()
+        finally:
+            if second is not None:
+                second.stop()
+            elif first.alive:
+                first.stop()
+            first.cleanup()
+
+
+class Standalone(unittest.TestCase):
+    def test_change_streams_need_a_replica_set(self):
+        server = CairnServer().start()
+        try:
+            client = server.client()
+            with self.assertRaises(OperationFailure) as caught:
+                client.test.c.watch()
+            self.assertEqual(caught.exception.code, 40573)
+            client.close()
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    unittest.main()
