@@ -307,7 +307,8 @@ std::vector<std::string> Catalog::ListDatabases() const {
   return std::vector<std::string>(dbs.begin(), dbs.end());
 }
 
-Result<CollectionHandle> Catalog::CreateCollection(std::string_view ns, BsonView options) {
+Result<CollectionHandle> Catalog::CreateCollection(std::string_view ns, BsonView options,
+                                                   WriteUnit* also, const uint8_t* uuid) {
   Engine::Impl* e = engine_->impl_.get();
   MutexLock lock(&mu_);
   if (entries_.count(std::string(ns)) != 0) {
@@ -319,16 +320,20 @@ Result<CollectionHandle> Catalog::CreateCollection(std::string_view ns, BsonView
   auto entry = std::make_shared<CollectionEntry>();
   entry->ns = std::string(ns);
   entry->prefix = next_prefix_;
-  RandomUuid(entry->uuid);
+  if (uuid != nullptr) {
+    std::copy(uuid, uuid + 16, entry->uuid);
+  } else {
+    RandomUuid(entry->uuid);
+  }
   entry->options = BsonDoc(options);
   entry->indexes.push_back({"_id_", next_prefix_ + 1, IdIndexSpec(), BsonDoc()});
   // Advance in memory even if the write fails: a prefix is never handed out twice.
   next_prefix_ += 2;
 
-  rocksdb::WriteBatch batch;
-  batch.Put(e->catalog_cf, CollectionKey(ns), EncodeEntry(*entry)).PermitUncheckedError();
-  batch.Put(e->catalog_cf, kNextPrefixKey, BigEndian32(next_prefix_)).PermitUncheckedError();
-  CAIRN_RETURN_IF_ERROR(FromRocks(e->db->Write(e->write_options, &batch), "create collection"));
+  ChangeBatch batch(e, also);
+  batch->Put(e->catalog_cf, CollectionKey(ns), EncodeEntry(*entry)).PermitUncheckedError();
+  batch->Put(e->catalog_cf, kNextPrefixKey, BigEndian32(next_prefix_)).PermitUncheckedError();
+  CAIRN_RETURN_IF_ERROR(batch.Commit({}));
 
   CollectionState* st = e->GetOrCreateState(entry->prefix);
   st->id_seeded.store(true);  // a fresh prefix holds no records
@@ -398,7 +403,7 @@ Status Catalog::RenameCollection(std::string_view from, std::string_view to, boo
 }
 
 Result<CollectionHandle> Catalog::CreateIndex(std::string_view ns, std::string_view name,
-                                              BsonView spec, BsonView state) {
+                                              BsonView spec, BsonView state, WriteUnit* also) {
   Engine::Impl* e = engine_->impl_.get();
   MutexLock lock(&mu_);
   auto it = entries_.find(std::string(ns));
@@ -415,10 +420,10 @@ Result<CollectionHandle> Catalog::CreateIndex(std::string_view ns, std::string_v
   updated->indexes.push_back({std::string(name), next_prefix_, BsonDoc(spec), BsonDoc(state)});
   next_prefix_ += 1;
 
-  rocksdb::WriteBatch batch;
-  batch.Put(e->catalog_cf, CollectionKey(ns), EncodeEntry(*updated)).PermitUncheckedError();
-  batch.Put(e->catalog_cf, kNextPrefixKey, BigEndian32(next_prefix_)).PermitUncheckedError();
-  CAIRN_RETURN_IF_ERROR(FromRocks(e->db->Write(e->write_options, &batch), "create index"));
+  ChangeBatch batch(e, also);
+  batch->Put(e->catalog_cf, CollectionKey(ns), EncodeEntry(*updated)).PermitUncheckedError();
+  batch->Put(e->catalog_cf, kNextPrefixKey, BigEndian32(next_prefix_)).PermitUncheckedError();
+  CAIRN_RETURN_IF_ERROR(batch.Commit({}));
   it->second = updated;
   return CollectionHandle(updated);
 }
@@ -459,7 +464,7 @@ Result<CollectionHandle> Catalog::UpdateCollectionOptions(std::string_view ns, B
   return CollectionHandle(updated);
 }
 
-Status Catalog::DropIndex(std::string_view ns, std::string_view name) {
+Status Catalog::DropIndex(std::string_view ns, std::string_view name, WriteUnit* also) {
   Engine::Impl* e = engine_->impl_.get();
   MutexLock lock(&mu_);
   auto it = entries_.find(std::string(ns));
@@ -476,10 +481,10 @@ Status Catalog::DropIndex(std::string_view ns, std::string_view name) {
   Prefix dropped = pos->prefix;
   updated->indexes.erase(updated->indexes.begin() + (pos - indexes.begin()));
 
-  rocksdb::WriteBatch batch;
-  batch.Put(e->catalog_cf, CollectionKey(ns), EncodeEntry(*updated)).PermitUncheckedError();
-  batch.DeleteRange(e->index_cf, EncodePrefix(dropped), PrefixEnd(dropped)).PermitUncheckedError();
-  CAIRN_RETURN_IF_ERROR(FromRocks(e->db->Write(e->write_options, &batch), "drop index"));
+  ChangeBatch batch(e, also);
+  batch->Put(e->catalog_cf, CollectionKey(ns), EncodeEntry(*updated)).PermitUncheckedError();
+  batch->DeleteRange(e->index_cf, EncodePrefix(dropped), PrefixEnd(dropped)).PermitUncheckedError();
+  CAIRN_RETURN_IF_ERROR(batch.Commit({}));
   it->second = updated;
   return Status::OK();
 }

@@ -59,11 +59,16 @@ class Catalog {
 
   // Creates a collection with its _id index ({v: 2, key: {_id: 1}, name: "_id_"}) in one atomic
   // write. NamespaceExists if it exists.
-  Result<CollectionHandle> CreateCollection(std::string_view ns, BsonView options);
+  // `uuid` (16 bytes): the collection's UUID when the caller chose it (a replica set logs it in
+  // the create entry); null: a random one.
+  Result<CollectionHandle> CreateCollection(std::string_view ns, BsonView options,
+                                            WriteUnit* also = nullptr,
+                                            const uint8_t* uuid = nullptr);
   // Drops a collection: its catalog entry and DeleteRange over its documents and every index's
   // entries, in one atomic write. NamespaceNotFound if absent.
-  // `also`: a unit committed in the same atomic write (the oplog entry that records the change),
-  // for this and the two below; nothing of it is written when the change fails.
+  // `also` (here and for CreateCollection, CreateIndex, DropIndex, DropDatabase and
+  // RenameCollection): a unit committed in the same atomic write (the oplog entry that records
+  // the change); nothing of it is written when the change fails.
   Status DropCollection(std::string_view ns, WriteUnit* also = nullptr);
   // Drops every collection of a database in one atomic write (OK when there are none).
   Status DropDatabase(std::string_view db, WriteUnit* also = nullptr);
@@ -80,7 +85,7 @@ class Catalog {
   // has an index of that name (spec conflicts are the server's to detect before calling).
   // `state` is stored beside the spec as given.
   Result<CollectionHandle> CreateIndex(std::string_view ns, std::string_view name, BsonView spec,
-                                       BsonView state = BsonView());
+                                       BsonView state = BsonView(), WriteUnit* also = nullptr);
   // Replaces an index's spec and state (collMod options, a finished build, newly multikey paths)
   // in one atomic write of the collection entry, and returns the new handle. NamespaceNotFound if
   // the collection is absent; IndexNotFound if it has no index of that name.
@@ -92,7 +97,7 @@ class Catalog {
   // Removes an index: its catalog entry and a DeleteRange over its entries, in one atomic write.
   // NamespaceNotFound if the collection is absent; IndexNotFound if it has no index of that
   // name; InvalidOptions ("cannot drop _id index") for indexes[0].
-  Status DropIndex(std::string_view ns, std::string_view name);
+  Status DropIndex(std::string_view ns, std::string_view name, WriteUnit* also = nullptr);
 
  private:
   friend class Engine;

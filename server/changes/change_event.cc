@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "server/repl/update_diff.h"
+
 namespace cairn::server {
 
 namespace {
@@ -98,9 +100,10 @@ void AppendDocumentKey(bson_t* event, BsonView doc_with_id) {
 
 // What a catalog entry {op: "c", o} is, for change streams.
 struct CommandChange {
-  std::string_view type;  // drop, rename, dropDatabase; empty: none
-  std::string ns;         // the namespace it changes ("db.coll"; "db" for dropDatabase)
-  std::string to;         // rename: the new namespace
+  std::string_view type;       // drop, rename, dropDatabase; empty: none
+  std::string ns;              // the namespace it changes ("db.coll"; "db" for dropDatabase)
+  std::string to;              // rename: the new namespace
+  bool expanded_only = false;  // create, createIndexes, dropIndexes: with showExpandedEvents
 };
 
 CommandChange DescribeCommand(std::string_view cmd_ns, BsonView o) {
@@ -119,8 +122,65 @@ CommandChange DescribeCommand(std::string_view cmd_ns, BsonView o) {
   } else if (o.Find("dropDatabase", &it)) {
     change.type = "dropDatabase";
     change.ns = db;
+  } else {
+    // Shown only with showExpandedEvents.
+    for (std::string_view type : {"create", "createIndexes", "dropIndexes"}) {
+      if (o.Find(type, &it) && BSON_ITER_HOLDS_UTF8(&it)) {
+        change.type = type;
+        change.ns = std::string(db) + "." + std::string(IterUtf8(&it));
+        change.expanded_only = true;
+      }
+    }
   }
   return change;
+}
+
+// `doc` without its field `skip`, appended under `key` (an operationDescription's parts).
+void AppendWithout(bson_t* out, const char* key, BsonView doc, std::string_view skip) {
+  bson_t copy;
+  bson_append_document_begin(out, key, -1, &copy);
+  bson_iter_t it;
+  doc.Init(&it);
+  while (bson_iter_next(&it)) {
+    if (IterKey(&it) != skip) AppendIter(&copy, IterKey(&it), &it);
+  }
+  bson_append_document_end(out, &copy);
+}
+
+// showExpandedEvents' operationDescription of a catalog entry's event (none for drop and
+// dropDatabase).
+void AppendOperationDescription(const CommandChange& change, BsonView entry, bson_t* event) {
+  bson_iter_t o_it, o2_it;
+  if (!entry.Find("o", &o_it) || !BSON_ITER_HOLDS_DOCUMENT(&o_it)) return;
+  const BsonView o = IterDocument(&o_it);
+  if (change.type == "create") {
+    AppendWithout(event, "operationDescription", o, "create");
+  } else if (change.type == "createIndexes" || change.type == "dropIndexes") {
+    BsonView spec = o;
+    if (change.type == "dropIndexes") {
+      if (!entry.Find("o2", &o2_it) || !BSON_ITER_HOLDS_DOCUMENT(&o2_it)) return;
+      spec = IterDocument(&o2_it);
+    }
+    bson_t description, indexes;
+    BSON_APPEND_DOCUMENT_BEGIN(event, "operationDescription", &description);
+    BSON_APPEND_ARRAY_BEGIN(&description, "indexes", &indexes);
+    AppendWithout(&indexes, "0", spec, change.type);
+    bson_append_array_end(&description, &indexes);
+    bson_append_document_end(event, &description);
+  } else if (change.type == "rename") {
+    bson_t description, to;
+    BSON_APPEND_DOCUMENT_BEGIN(event, "operationDescription", &description);
+    const size_t dot = change.to.find('.');
+    BSON_APPEND_DOCUMENT_BEGIN(&description, "to", &to);
+    AppendUtf8(&to, "db", std::string_view(change.to).substr(0, dot));
+    AppendUtf8(&to, "coll", std::string_view(change.to).substr(dot + 1));
+    bson_append_document_end(&description, &to);
+    bson_iter_t target;
+    if (o.Find("dropTarget", &target) && BSON_ITER_HOLDS_BINARY(&target)) {
+      AppendIter(&description, "dropTarget", &target);
+    }
+    bson_append_document_end(event, &description);
+  }
 }
 
 bool DatabaseInScope(const ChangeStreamSpec& spec, std::string_view db) {
@@ -143,6 +203,7 @@ CommandChange CommandInScope(const ChangeStreamSpec& spec, BsonView entry) {
     return {};
   }
   CommandChange change = DescribeCommand(IterUtf8(&ns_it), IterDocument(&o_it));
+  if (change.expanded_only && !spec.show_expanded_events) return {};
   const bool seen = change.type == "dropDatabase" ? DatabaseInScope(spec, change.ns)
                     : change.type == "rename" ? InScope(spec, change.ns) || InScope(spec, change.to)
                                               : !change.type.empty() && InScope(spec, change.ns);
@@ -167,6 +228,36 @@ ResumePoint PointOf(BsonView entry) {
     point.ts = Timestamp::Of(seconds, increment);
   }
   return point;
+}
+
+// The pre-image recorded for an update or delete entry (changeStreamPreAndPostImages): the
+// no-op entry its preImageOpTime names holds it in "o". *found false when none was recorded.
+Status ReadPreImage(BsonView entry, const ChangeEventReads& reads, std::string* holder,
+                    BsonView* pre_image, bool* found) {
+  *found = false;
+  bson_iter_t optime, ts;
+  if (!entry.Find("preImageOpTime", &optime) || !BSON_ITER_HOLDS_DOCUMENT(&optime) ||
+      !IterDocument(&optime).Find("ts", &ts) || !BSON_ITER_HOLDS_TIMESTAMP(&ts)) {
+    return Status::OK();
+  }
+  uint32_t seconds = 0, increment = 0;
+  bson_iter_timestamp(&ts, &seconds, &increment);
+  bool exists = false;
+  CAIRN_RETURN_IF_ERROR(reads.oplog_entry(Timestamp::Of(seconds, increment), holder, &exists));
+  if (!exists) return Status::OK();  // truncated from the oplog meanwhile
+  BsonView noop(reinterpret_cast<const uint8_t*>(holder->data()), holder->size());
+  bson_iter_t o;
+  if (!noop.Find("o", &o) || !BSON_ITER_HOLDS_DOCUMENT(&o)) return Status::OK();
+  *pre_image = IterDocument(&o);
+  *found = true;
+  return Status::OK();
+}
+
+Status ImageRequired(std::string_view which, std::string_view ns) {
+  return Status(ErrorCode::kNoMatchingDocument,
+                "Change stream was configured to require a " + std::string(which) +
+                    " for all update, delete and replace events, but the " + std::string(which) +
+                    " was not found for event: " + std::string(ns));
 }
 
 }  // namespace
@@ -340,7 +431,7 @@ bool InScope(const ChangeStreamSpec& spec, std::string_view ns) {
 }
 
 Result<bool> BuildChangeEvent(const ChangeStreamSpec& spec, BsonView entry,
-                              const LookupDocument& lookup, bson_t* event) {
+                              const ChangeEventReads& reads, bson_t* event) {
   bson_iter_t op_it, ns_it, o_it, ts_it;
   if (!entry.Find("op", &op_it) || !BSON_ITER_HOLDS_UTF8(&op_it) || !entry.Find("ns", &ns_it) ||
       !BSON_ITER_HOLDS_UTF8(&ns_it) || !entry.Find("o", &o_it) ||
@@ -354,10 +445,13 @@ Result<bool> BuildChangeEvent(const ChangeStreamSpec& spec, BsonView entry,
     if (change.type.empty()) return false;
     AppendResumeToken(event, "_id", PointOf(entry));
     AppendUtf8(event, "operationType", change.type);
-    AppendTimes(entry, event);
-    bson_iter_t uuid;
+    bson_iter_t ts, uuid, wall;
+    if (entry.Find("ts", &ts)) AppendIter(event, "clusterTime", &ts);
     if (spec.show_expanded_events && change.type != "dropDatabase" && entry.Find("ui", &uuid)) {
       AppendIter(event, "collectionUUID", &uuid);
+    }
+    if (entry.Find("wall", &wall) && BSON_ITER_HOLDS_DATE_TIME(&wall)) {
+      AppendIter(event, "wallTime", &wall);
     }
     if (change.type == "dropDatabase") {
       bson_t ns_doc;
@@ -375,6 +469,7 @@ Result<bool> BuildChangeEvent(const ChangeStreamSpec& spec, BsonView entry,
         bson_append_document_end(event, &to);
       }
     }
+    if (spec.show_expanded_events) AppendOperationDescription(change, entry, event);
     return true;
   }
   if (op != "i" && op != "u" && op != "d") return false;
@@ -410,23 +505,40 @@ Result<bool> BuildChangeEvent(const ChangeStreamSpec& spec, BsonView entry,
   if (entry.Find("wall", &wall) && BSON_ITER_HOLDS_DATE_TIME(&wall)) {
     AppendIter(event, "wallTime", &wall);
   }
+  // The pre-image, when the stream asks for one (or derives the post-image from it).
+  std::string pre_image_entry;
+  BsonView pre_image;
+  bool has_pre_image = false;
+  const bool wants_post_image =
+      is_update && (spec.full_document == FullDocumentMode::kWhenAvailable ||
+                    spec.full_document == FullDocumentMode::kRequired);
+  if (op != "i" && (spec.before_change != BeforeChangeMode::kOff || wants_post_image)) {
+    CAIRN_RETURN_IF_ERROR(ReadPreImage(entry, reads, &pre_image_entry, &pre_image, &has_pre_image));
+  }
   if (op == "i" || type == "replace") {
     const bson_t full = o.AsBson();
     BSON_APPEND_DOCUMENT(event, "fullDocument", &full);
-  } else if (is_update && spec.full_document != FullDocumentMode::kDefault) {
-    // updateLookup: the document as it is now (null once deleted). Cairn keeps no post-images:
-    // whenAvailable finds none (null) and required fails, as mongod does without them.
-    if (spec.full_document == FullDocumentMode::kRequired) {
-      return Status(ErrorCode::kNoMatchingDocument,
-                    "Change stream was configured to require a post-image for all update, "
-                    "delete and replace events, but the post-image was not found for event: " +
-                        std::string(ns));
+  } else if (wants_post_image) {
+    // The post-image: the pre-image with the update's diff applied.
+    bson_iter_t diff;
+    if (!has_pre_image || !o.Find("diff", &diff) || !BSON_ITER_HOLDS_DOCUMENT(&diff)) {
+      if (spec.full_document == FullDocumentMode::kRequired) {
+        return ImageRequired("post-image", ns);
+      }
+      BSON_APPEND_NULL(event, "fullDocument");
+    } else {
+      bson_t post;
+      BSON_APPEND_DOCUMENT_BEGIN(event, "fullDocument", &post);
+      ApplyDocumentDiff(pre_image, IterDocument(&diff), &post);
+      bson_append_document_end(event, &post);
     }
+  } else if (is_update && spec.full_document == FullDocumentMode::kUpdateLookup) {
+    // The document as it is now (null once deleted).
     bool found = false;
     std::string current;
     bson_iter_t id;
-    if (spec.full_document == FullDocumentMode::kUpdateLookup && key_source.Find("_id", &id)) {
-      CAIRN_RETURN_IF_ERROR(lookup(ns, &id, &current, &found));
+    if (key_source.Find("_id", &id)) {
+      CAIRN_RETURN_IF_ERROR(reads.document(ns, &id, &current, &found));
     }
     if (found) {
       bson_t doc;
@@ -436,12 +548,8 @@ Result<bool> BuildChangeEvent(const ChangeStreamSpec& spec, BsonView entry,
       BSON_APPEND_NULL(event, "fullDocument");
     }
   }
-  if (op != "i" && spec.before_change == BeforeChangeMode::kRequired) {
-    // Cairn keeps no pre-images (changeStreamPreAndPostImages) yet.
-    return Status(ErrorCode::kNoMatchingDocument,
-                  "Change stream was configured to require a pre-image for all update, delete "
-                  "and replace events, but the pre-image was not found for event: " +
-                      std::string(ns));
+  if (op != "i" && spec.before_change == BeforeChangeMode::kRequired && !has_pre_image) {
+    return ImageRequired("pre-image", ns);
   }
   AppendNamespace(event, ns);
   AppendDocumentKey(event, key_source);
@@ -472,8 +580,13 @@ Result<bool> BuildChangeEvent(const ChangeStreamSpec& spec, BsonView entry,
     }
     bson_append_document_end(event, &description);
   }
-  if (op != "i" && spec.before_change == BeforeChangeMode::kWhenAvailable) {
-    BSON_APPEND_NULL(event, "fullDocumentBeforeChange");
+  if (op != "i" && spec.before_change != BeforeChangeMode::kOff) {
+    if (has_pre_image) {
+      const bson_t before = pre_image.AsBson();
+      BSON_APPEND_DOCUMENT(event, "fullDocumentBeforeChange", &before);
+    } else {
+      BSON_APPEND_NULL(event, "fullDocumentBeforeChange");
+    }
   }
   return true;
 }

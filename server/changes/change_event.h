@@ -58,15 +58,21 @@ Result<ChangeStreamSpec> ParseChangeStreamSpec(const bson_iter_t* stage, std::st
 // Whether an entry of namespace `ns` ("db.coll") belongs to the stream.
 bool InScope(const ChangeStreamSpec& spec, std::string_view ns);
 
-// The current version of a document, for fullDocument: "updateLookup": found → *document.
+// What an event may read besides its entry: the current version of a document (fullDocument:
+// "updateLookup") and the oplog entry at a Timestamp (a pre-image's, from preImageOpTime).
 using LookupDocument = std::function<Status(std::string_view ns, const bson_iter_t* id,
                                             std::string* document, bool* found)>;
+using LookupOplogEntry = std::function<Status(Timestamp ts, std::string* entry, bool* found)>;
+struct ChangeEventReads {
+  LookupDocument document;
+  LookupOplogEntry oplog_entry;
+};
 
 // Appends to `event` the change event of the oplog entry `entry` (in scope), or returns false
 // when the entry makes none (no-ops, entries Cairn does not turn into events yet). Catalog
 // entries make drop, rename and dropDatabase events.
 Result<bool> BuildChangeEvent(const ChangeStreamSpec& spec, BsonView entry,
-                              const LookupDocument& lookup, bson_t* event);
+                              const ChangeEventReads& reads, bson_t* event);
 
 // Whether the event of `entry` ends the stream with an invalidate event: a collection's stream
 // at the drop or rename of its collection, a database's at the drop of its database.

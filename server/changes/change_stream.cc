@@ -40,8 +40,12 @@ class ChangeEventSource final : public DocumentStream {
   ChangeEventSource(ServerState& state, ChangeStreamSpec spec, storage::RecordId position)
       : state_(state), spec_(std::move(spec)), position_(position) {
     oplog_ = state_.repl().oplog().prefix();
-    lookup_ = [this](std::string_view ns, const bson_iter_t* id, std::string* document,
-                     bool* found) -> Status {
+    reads_.oplog_entry = [this](Timestamp ts, std::string* entry, bool* found) -> Status {
+      return state_.engine().GetRecord(oplog_, static_cast<storage::RecordId>(ts.value), entry,
+                                       found);
+    };
+    reads_.document = [this](std::string_view ns, const bson_iter_t* id, std::string* document,
+                             bool* found) -> Status {
       *found = false;
       storage::CollectionHandle collection = state_.engine().catalog().Find(ns);
       if (!collection) return Status::OK();
@@ -82,7 +86,7 @@ class ChangeEventSource final : public DocumentStream {
       ++counters_.docs_examined;
       position_ = scan_->id();
       bson_reinit(&event_);
-      Result<bool> made = BuildChangeEvent(spec_, scan_->value(), lookup_, &event_);
+      Result<bool> made = BuildChangeEvent(spec_, scan_->value(), reads_, &event_);
       if (!made.ok()) {
         status_ = made.status();
         return false;
@@ -111,7 +115,7 @@ class ChangeEventSource final : public DocumentStream {
  private:
   ServerState& state_;
   const ChangeStreamSpec spec_;
-  LookupDocument lookup_;
+  ChangeEventReads reads_;
   storage::Prefix oplog_ = 0;
   storage::RecordId position_;
   storage::RecordId visible_ = 0;

@@ -10,10 +10,11 @@
 // bound, so an entry committed out of order is never skipped. A resume point the oplog has
 // already truncated answers ChangeStreamHistoryLost 286.
 //
-// Not yet: events of DDL (drop, rename, dropDatabase, invalidate, and showExpandedEvents'
-// create/createIndexes/...), which need 'c' oplog entries; pre- and post-images
-// (changeStreamPreAndPostImages): fullDocumentBeforeChange "whenAvailable" and fullDocument
-// "whenAvailable" find none (null), "required" fails.
+// Drop, rename and dropDatabase entries make their events; a collection's stream ends with an
+// invalidate event at its collection's drop or rename, a database's at dropDatabase (the cursor
+// closes after it). Pre-images recorded for collections with changeStreamPreAndPostImages are
+// read from the oplog by the preImageOpTime of the change's entry. Not yet: showExpandedEvents'
+// create/createIndexes/dropIndexes/modify events.
 #pragma once
 
 #include <string_view>

@@ -12,6 +12,7 @@
 #include "common/mutex.h"
 #include "index/index_descriptor.h"
 #include "server/capped/capped_options.h"
+#include "server/catalog/change_stream_images.h"
 #include "server/catalog/collection_validator.h"
 #include "server/catalog/namespace.h"
 #include "server/commands/command_args.h"
@@ -193,6 +194,20 @@ Status ModifyValidation(CollModState& state, const bson_iter_t* value) {
   return state.catalog->UpdateCollectionOptions(state.ns, options.view()).status();
 }
 
+// changeStreamPreAndPostImages: {enabled}: stored while it enables the images, removed when it
+// turns them off (change_stream_images.h).
+Status ModifyPreAndPostImages(CollModState& state, const bson_iter_t* value) {
+  CAIRN_ASSIGN_OR_RETURN(bool enabled, ParsePreAndPostImagesOption(value, "collMod"));
+  BsonDoc options;
+  bson_iter_t it;
+  state.collection->options.view().Init(&it);
+  while (bson_iter_next(&it)) {
+    if (IterKey(&it) != kPreAndPostImagesOption) AppendIter(options.get(), IterKey(&it), &it);
+  }
+  if (enabled) AppendIter(options.get(), kPreAndPostImagesOption, value);
+  return state.catalog->UpdateCollectionOptions(state.ns, options.view()).status();
+}
+
 // cappedSize, cappedMax: a capped collection's limits (capped_options.h).
 Status ModifyCappedLimit(CollModState& state, const bson_iter_t* value) {
   CAIRN_ASSIGN_OR_RETURN(BsonDoc options, WithCappedLimit(state.collection->options.view(), value));
@@ -208,7 +223,7 @@ struct OptionRow {
 constexpr OptionRow kOptions[] = {
     {"cappedMax", ModifyCappedLimit},
     {"cappedSize", ModifyCappedLimit},
-    {"changeStreamPreAndPostImages", NotSupportedYet},
+    {"changeStreamPreAndPostImages", ModifyPreAndPostImages},
     {"collectionUUID", nullptr},
     {"dryRun", NotSupportedYet},
     {"expireAfterSeconds", NotSupportedYet},

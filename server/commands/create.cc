@@ -9,10 +9,12 @@
 #include "common/bson_compare.h"
 #include "query/collation/collator.h"
 #include "server/capped/capped_options.h"
+#include "server/catalog/change_stream_images.h"
 #include "server/catalog/collection_validator.h"
 #include "server/catalog/namespace.h"
 #include "server/commands/command_args.h"
 #include "server/server_state.h"
+#include "server/write/catalog_change.h"
 
 namespace cairn::server {
 
@@ -67,6 +69,12 @@ CommandOutcome HandleCreate(CommandContext& ctx, const CommandRequest& request, 
     if (key == "autoIndexId" && bson_iter_as_bool(&it)) continue;    // the default
     if (key == "capped" || key == "size" || key == "max") continue;  // stored above
     if (key == "collation" && simple_collation) continue;            // the default
+    if (key == kPreAndPostImagesOption) {
+      // Stored when it enables the images; {enabled: false} is the default.
+      CAIRN_ASSIGN_OR_RETURN(bool enabled, ParsePreAndPostImagesOption(&it, "create"));
+      if (enabled) AppendIter(options.get(), key, &it);
+      continue;
+    }
     AppendIter(options.get(), key, &it);
     const bool validation = key == "validator" || key == "validationLevel" ||
                             key == "validationAction";  // collection_validator.h
@@ -88,7 +96,8 @@ CommandOutcome HandleCreate(CommandContext& ctx, const CommandRequest& request, 
     return Status(ErrorCode::kInvalidOptions,
                   "the '" + unsupported + "' option of create is not supported by Cairn yet");
   }
-  Result<storage::CollectionHandle> created = catalog.CreateCollection(ns, options.view());
+  Result<storage::CollectionHandle> created =
+      CreateCollectionLogged(ctx.state.writes(), ns, options.view());
   if (created.ok() || created.status().code() != ErrorCode::kNamespaceExists) {
     return created.status();
   }

@@ -14,6 +14,7 @@
 #include "server/catalog/namespace.h"
 #include "server/commands/command_args.h"
 #include "server/server_state.h"
+#include "server/write/catalog_change.h"
 
 namespace cairn::server {
 
@@ -131,7 +132,8 @@ CommandOutcome HandleCreateIndexes(CommandContext& ctx, const CommandRequest& re
   storage::CollectionHandle handle = catalog.Find(ns);
   bool created_collection = false;
   if (!handle) {
-    Result<storage::CollectionHandle> created = catalog.CreateCollection(ns, BsonView());
+    Result<storage::CollectionHandle> created =
+        CreateCollectionLogged(ctx.state.writes(), ns, BsonView());
     if (created.ok()) {
       handle = created.value();
       created_collection = true;
@@ -175,8 +177,20 @@ CommandOutcome HandleCreateIndexes(CommandContext& ctx, const CommandRequest& re
     BsonDoc state = index::EncodeIndexState(building);
     for (const BsonDoc& spec : to_build) {
       std::string name(SpecName(spec.view()));
-      Result<storage::CollectionHandle> added =
-          catalog.CreateIndex(ns, name, spec.view(), state.view());
+      // A replica set logs {createIndexes: <coll>, ...spec} in the same write.
+      std::vector<CommandEntry> entries(1);
+      entries[0].set_collection(*handle);
+      AppendUtf8(entries[0].o.get(), "createIndexes", collection);
+      bson_iter_t field;
+      spec.view().Init(&field);
+      while (bson_iter_next(&field)) AppendIter(entries[0].o.get(), IterKey(&field), &field);
+      Result<storage::CollectionHandle> added = Status(ErrorCode::kInternalError, "not created");
+      Status logged = CommitCatalogChange(
+          ctx.state.writes(), request.db, entries, [&](storage::WriteUnit* also) -> Status {
+            added = catalog.CreateIndex(ns, name, spec.view(), state.view(), also);
+            return added.status();
+          });
+      if (!logged.ok()) added = logged;
       if (!added.ok()) {
         for (const std::string& done : names) catalog.DropIndex(ns, done).IgnoreError();
         return added.status();

@@ -21,7 +21,7 @@ CommandOutcome HandleDrop(CommandContext& ctx, const CommandRequest& request, bs
     MutexLock lock(&ctx.state.writes().CollectionLock(existing->prefix));
     // A replica set logs {drop: <coll>} (o2: the count dropped) in the same write.
     std::vector<CommandEntry> entries(1);
-    entries[0].collection = existing;
+    entries[0].set_collection(*existing);
     BSON_APPEND_UTF8(entries[0].o.get(), "drop", std::string(collection).c_str());
     BSON_APPEND_INT64(entries[0].o2.get(), "numRecords",
                       ctx.state.engine().RecordCount(existing->prefix));

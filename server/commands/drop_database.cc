@@ -16,7 +16,7 @@ CommandOutcome HandleDropDatabase(CommandContext& ctx, const CommandRequest& req
   std::vector<CommandEntry> entries;
   for (const storage::CollectionHandle& collection : catalog.ListCollections(request.db)) {
     CommandEntry& drop = entries.emplace_back();
-    drop.collection = collection;
+    drop.set_collection(*collection);
     AppendUtf8(drop.o.get(), "drop", collection->collection());
     BSON_APPEND_INT64(drop.o2.get(), "numRecords",
                       ctx.state.engine().RecordCount(collection->prefix));

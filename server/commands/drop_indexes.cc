@@ -12,6 +12,7 @@
 #include "server/catalog/namespace.h"
 #include "server/commands/command_args.h"
 #include "server/server_state.h"
+#include "server/write/catalog_change.h"
 
 namespace cairn::server {
 
@@ -106,7 +107,25 @@ CommandOutcome HandleDropIndexes(CommandContext& ctx, const CommandRequest& requ
       }
     }
   }
-  for (const std::string& name : names) CAIRN_RETURN_IF_ERROR(catalog.DropIndex(ns, name));
+  // A replica set logs each as {dropIndexes: <coll>, index: <name>} (o2: its spec) in the same
+  // write.
+  for (const std::string& name : names) {
+    storage::CollectionHandle current = catalog.Find(ns);
+    if (!current) return Status(ErrorCode::kNamespaceNotFound, "ns not found " + ns);
+    std::vector<CommandEntry> entries(1);
+    entries[0].set_collection(*current);
+    AppendUtf8(entries[0].o.get(), "dropIndexes", current->collection());
+    AppendUtf8(entries[0].o.get(), "index", name);
+    for (const storage::IndexEntry& index : current->indexes) {
+      if (index.name != name) continue;
+      bson_iter_t field;
+      index.spec.view().Init(&field);
+      while (bson_iter_next(&field)) AppendIter(entries[0].o2.get(), IterKey(&field), &field);
+    }
+    CAIRN_RETURN_IF_ERROR(CommitCatalogChange(
+        ctx.state.writes(), request.db, entries,
+        [&](storage::WriteUnit* also) { return catalog.DropIndex(ns, name, also); }));
+  }
   BSON_APPEND_INT32(reply, "nIndexesWas", static_cast<int32_t>(handle->indexes.size()));
   if (all) AppendUtf8(reply, "msg", "non-_id indexes dropped for collection");
   return Status::OK();

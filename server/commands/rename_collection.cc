@@ -51,9 +51,9 @@ CommandOutcome HandleRenameCollection(CommandContext& ctx, const CommandRequest&
     return Status(ErrorCode::kIllegalOperation, "Can't rename a collection to itself");
   }
   // A replica set logs {renameCollection, to, stayTemp, dropTarget} in the same write;
-  // dropTarget is the UUID of the collection the rename replaces, or false.
+  // dropTarget is the UUID of the collection the rename replaces, when there is one.
   std::vector<CommandEntry> entries(1);
-  entries[0].collection = source;
+  entries[0].set_collection(*source);
   bson_t* o = entries[0].o.get();
   AppendUtf8(o, "renameCollection", from);
   AppendUtf8(o, "to", to);
@@ -61,8 +61,6 @@ CommandOutcome HandleRenameCollection(CommandContext& ctx, const CommandRequest&
   storage::CollectionHandle target = drop ? catalog.Find(to) : nullptr;
   if (target) {
     BSON_APPEND_BINARY(o, "dropTarget", BSON_SUBTYPE_UUID, target->uuid, sizeof target->uuid);
-  } else {
-    BSON_APPEND_BOOL(o, "dropTarget", false);
   }
   Status status = CommitCatalogChange(
       ctx.state.writes(), from_db, entries,

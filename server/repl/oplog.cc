@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 
+#include "server/catalog/change_stream_images.h"
 #include "server/repl/update_diff.h"
 
 namespace cairn::server {
@@ -158,9 +159,33 @@ Status Oplog::LogInsert(storage::WriteUnit& unit, OplogUnit& pending,
   return Put(unit, pending, Take(pending), entry, statement);
 }
 
+Result<std::optional<Timestamp>> Oplog::PutPreImage(storage::WriteUnit& unit, OplogUnit& pending,
+                                                    const storage::CollectionEntry& collection,
+                                                    BsonView old_doc) {
+  if (!PreAndPostImagesEnabled(collection.options.view())) return std::optional<Timestamp>();
+  bson_t* entry = Scratch(pending);
+  BeginEntry(entry, "n", collection);
+  const bson_t o = old_doc.AsBson();
+  BSON_APPEND_DOCUMENT(entry, "o", &o);
+  const Timestamp ts = Take(pending);
+  CAIRN_RETURN_IF_ERROR(Put(unit, pending, ts, entry, nullptr));
+  return std::optional<Timestamp>(ts);
+}
+
+void Oplog::AppendPreImageOpTime(bson_t* entry, const std::optional<Timestamp>& pre_image) const {
+  if (!pre_image) return;
+  bson_t optime;
+  BSON_APPEND_DOCUMENT_BEGIN(entry, "preImageOpTime", &optime);
+  bson_append_timestamp(&optime, "ts", -1, pre_image->seconds(), pre_image->increment());
+  BSON_APPEND_INT64(&optime, "t", term_.load(std::memory_order_acquire));
+  bson_append_document_end(entry, &optime);
+}
+
 Status Oplog::LogUpdate(storage::WriteUnit& unit, OplogUnit& pending,
                         const storage::CollectionEntry& collection, BsonView old_doc,
                         BsonView new_doc, bool replacement, const StatementContext* statement) {
+  CAIRN_ASSIGN_OR_RETURN(std::optional<Timestamp> pre_image,
+                         PutPreImage(unit, pending, collection, old_doc));
   bson_t* entry = Scratch(pending);
   BeginEntry(entry, "u", collection);
   if (replacement) {
@@ -176,15 +201,19 @@ Status Oplog::LogUpdate(storage::WriteUnit& unit, OplogUnit& pending,
     bson_append_document_end(entry, &o);
   }
   AppendIdDocument(entry, "o2", new_doc);
+  AppendPreImageOpTime(entry, pre_image);
   return Put(unit, pending, Take(pending), entry, statement);
 }
 
 Status Oplog::LogDelete(storage::WriteUnit& unit, OplogUnit& pending,
                         const storage::CollectionEntry& collection, BsonView old_doc,
                         const StatementContext* statement) {
+  CAIRN_ASSIGN_OR_RETURN(std::optional<Timestamp> pre_image,
+                         PutPreImage(unit, pending, collection, old_doc));
   bson_t* entry = Scratch(pending);
   BeginEntry(entry, "d", collection);
   AppendIdDocument(entry, "o", old_doc);
+  AppendPreImageOpTime(entry, pre_image);
   return Put(unit, pending, Take(pending), entry, statement);
 }
 
@@ -200,13 +229,11 @@ Status Oplog::LogNoop(storage::WriteUnit& unit, OplogUnit& pending,
 }
 
 Status Oplog::LogCommand(storage::WriteUnit& unit, OplogUnit& pending, std::string_view db,
-                         const storage::CollectionEntry* collection, BsonView o, BsonView o2) {
+                         const uint8_t* uuid, BsonView o, BsonView o2) {
   bson_t* entry = Scratch(pending);
   BSON_APPEND_UTF8(entry, "op", "c");
   AppendUtf8(entry, "ns", std::string(db) + ".$cmd");
-  if (collection != nullptr) {
-    BSON_APPEND_BINARY(entry, "ui", BSON_SUBTYPE_UUID, collection->uuid, sizeof collection->uuid);
-  }
+  if (uuid != nullptr) BSON_APPEND_BINARY(entry, "ui", BSON_SUBTYPE_UUID, uuid, 16);
   const bson_t o_doc = o.AsBson();
   BSON_APPEND_DOCUMENT(entry, "o", &o_doc);
   if (!o2.empty()) {

@@ -18,6 +18,7 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "common/mutex.h"
@@ -74,7 +75,7 @@ class Oplog final : public OplogSink {
                  const storage::CollectionEntry& collection, BsonView o, BsonView o2,
                  const StatementContext* statement) override;
   Status LogCommand(storage::WriteUnit& unit, OplogUnit& pending, std::string_view db,
-                    const storage::CollectionEntry* collection, BsonView o, BsonView o2) override;
+                    const uint8_t* uuid, BsonView o, BsonView o2) override;
   void Flush(storage::WriteUnit& unit, OplogUnit& pending) override;
   void UnitDone(OplogUnit& pending, bool committed) override;
 
@@ -84,6 +85,13 @@ class Oplog final : public OplogSink {
   // Finishes `entry` (ts, t, v, wall, session fields) and adds it to `unit`.
   Status Put(storage::WriteUnit& unit, OplogUnit& pending, Timestamp ts, bson_t* entry,
              const StatementContext* statement);
+  // With changeStreamPreAndPostImages enabled on `collection`: a no-op entry holding `old_doc`
+  // (the document before an update or delete, as mongod 4.4's pre-image entries), whose ts the
+  // change's entry names in preImageOpTime. None otherwise.
+  Result<std::optional<Timestamp>> PutPreImage(storage::WriteUnit& unit, OplogUnit& pending,
+                                               const storage::CollectionEntry& collection,
+                                               BsonView old_doc);
+  void AppendPreImageOpTime(bson_t* entry, const std::optional<Timestamp>& pre_image) const;
   // `pending`'s scratch document, emptied.
   static bson_t* Scratch(OplogUnit& pending);
   // Removes the oldest entries while the oplog is larger than its cap.

@@ -89,4 +89,41 @@ void AppendDocumentDiff(BsonView before, BsonView after, bson_t* out) {
   AppendDiff(before, after, out);
 }
 
+void ApplyDocumentDiff(BsonView before, BsonView diff, bson_t* out) {
+  BsonView removed, updated, inserted;
+  bson_iter_t it;
+  if (diff.Find("d", &it) && BSON_ITER_HOLDS_DOCUMENT(&it)) removed = IterDocument(&it);
+  if (diff.Find("u", &it) && BSON_ITER_HOLDS_DOCUMENT(&it)) updated = IterDocument(&it);
+  if (diff.Find("i", &it) && BSON_ITER_HOLDS_DOCUMENT(&it)) inserted = IterDocument(&it);
+  std::unordered_map<std::string_view, bool> seen;  // fields of `before` (for "u" of new ones)
+  before.Init(&it);
+  while (bson_iter_next(&it)) {
+    const std::string_view key = IterKey(&it);
+    seen.emplace(key, true);
+    bson_iter_t change;
+    if (removed.Find(key, &change)) continue;
+    if (updated.Find(key, &change)) {
+      AppendIter(out, key, &change);
+      continue;
+    }
+    const std::string sub_key = "s" + std::string(key);
+    if (BSON_ITER_HOLDS_DOCUMENT(&it) && diff.Find(sub_key, &change) &&
+        BSON_ITER_HOLDS_DOCUMENT(&change)) {
+      bson_t sub;
+      bson_append_document_begin(out, key.data(), static_cast<int>(key.size()), &sub);
+      ApplyDocumentDiff(IterDocument(&it), IterDocument(&change), &sub);
+      bson_append_document_end(out, &sub);
+      continue;
+    }
+    AppendIter(out, key, &it);
+  }
+  for (BsonView added : {updated, inserted}) {
+    added.Init(&it);
+    while (bson_iter_next(&it)) {
+      if (added.data() == updated.data() && seen.count(IterKey(&it))) continue;
+      AppendIter(out, IterKey(&it), &it);
+    }
+  }
+}
+
 }  // namespace cairn::server

@@ -13,4 +13,9 @@ namespace cairn::server {
 // Appends the diff's fields (d, u, i, s<field>...) from `before` to `after` to `out`.
 void AppendDocumentDiff(BsonView before, BsonView after, bson_t* out);
 
+// The reverse: appends to `out` the fields of `before` with `diff` applied (removed fields left
+// out, updated ones in place, sub-diffs applied inside, inserted ones at the end): the document
+// after the update, from the one before (a change stream's post-image).
+void ApplyDocumentDiff(BsonView before, BsonView diff, bson_t* out);
+
 }  // namespace cairn::server

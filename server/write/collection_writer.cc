@@ -1,6 +1,8 @@
 // The collection write path: document + index entries in one WriteUnit, under the collection lock.
 #include "server/write/collection_writer.h"
 
+#include "server/write/catalog_change.h"
+
 #include <algorithm>
 #include <iterator>
 
@@ -96,7 +98,7 @@ Result<std::unique_ptr<CollectionWriter>> CollectionWriter::Open(WriteContext& s
   storage::Catalog& catalog = state.engine().catalog();
   storage::CollectionHandle collection = catalog.Find(ns);
   if (!collection && create_if_missing) {
-    Result<storage::CollectionHandle> created = catalog.CreateCollection(ns, BsonView());
+    Result<storage::CollectionHandle> created = CreateCollectionLogged(state, ns, BsonView());
     if (created.ok()) {
       collection = created.value();
     } else if (created.status().code() == ErrorCode::kNamespaceExists) {

@@ -73,11 +73,10 @@ class OplogSink {
                          const StatementContext* statement) = 0;
 
   // Adds a command entry {op: "c", ns: "<db>.$cmd", ui, o, o2} to `unit`: a catalog change
-  // (drop, renameCollection, dropDatabase) that commits with it. `collection` may be null (no
-  // ui), `o2` empty (none).
+  // (create, createIndexes, dropIndexes, drop, renameCollection, dropDatabase) that commits with
+  // it. `uuid` (16 bytes, the collection's: ui) may be null, `o2` empty (none).
   virtual Status LogCommand(storage::WriteUnit& unit, OplogUnit& pending, std::string_view db,
-                            const storage::CollectionEntry* collection, BsonView o,
-                            BsonView o2) = 0;
+                            const uint8_t* uuid, BsonView o, BsonView o2) = 0;
   // Adds `pending`'s entries to `unit`: called right before the unit commits.
   virtual void Flush(storage::WriteUnit& unit, OplogUnit& pending) = 0;
 

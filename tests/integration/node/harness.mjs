@@ -27,6 +27,10 @@ export const MONGOSH = path.join(NODE_MODULES, '.bin', 'mongosh');
 
 const require = createRequire(path.join(NODE_MODULES, '..', 'noop.js'));
 export const mongodb = require('mongodb');
+/** A package of tests/node_modules (e.g. 'mongoose'), loaded when a suite asks for it. */
+export function requirePackage(name) {
+  return require(name);
+}
 
 const STARTUP_TIMEOUT_MS = 20_000;
 const STOP_TIMEOUT_MS = 15_000;

@@ -194,11 +194,81 @@ class ChangeStreams(ServerTestCase):
             with db.a.watch(start_after=invalidate["_id"]) as again:
                 self.assertEqual(again.next()["documentKey"], {"_id": "again"})
         # The oplog holds the catalog entries, as mongod writes them.
-        entries = list(self.client.local.oplog.rs.find({"op": "c", "ns": "ddl.$cmd"}))
+        entries = list(self.client.local.oplog.rs.find({"op": "c", "ns": "ddl.$cmd",
+                                                         "o.create": {"$exists": False}}))
         self.assertEqual([list(e["o"])[0] for e in entries],
                          ["renameCollection", "drop", "drop", "dropDatabase"])
         self.assertEqual(entries[0]["o"]["to"], "ddl.renamed")
         self.assertEqual(entries[1]["o2"], {"numRecords": 1})
+
+    def test_expanded_events(self):
+        db = self.client.expanded
+        plain = open_stream(db, 1)
+        expanded = open_stream(db, 1, showExpandedEvents=True)
+        db.create_collection("c")
+        db.c.create_index([("a", 1)], name="a_1")
+        db.c.insert_one({"_id": 1})  # into the existing collection: no create
+        db.implicit.insert_one({"_id": 1})  # creates it
+        db.c.drop_index("a_1")
+        db.c.rename("d")
+        events = get_more(db, expanded)["cursor"]["nextBatch"]
+        self.assertEqual([e["operationType"] for e in events],
+                         ["create", "createIndexes", "insert", "create", "insert", "dropIndexes",
+                          "rename"])
+        create, create_index = events[0], events[1]
+        self.assertEqual(list(create), ["_id", "operationType", "clusterTime", "collectionUUID",
+                                        "wallTime", "ns", "operationDescription"])
+        self.assertEqual(create["operationDescription"],
+                         {"idIndex": {"v": 2, "key": {"_id": 1}, "name": "_id_"}})
+        self.assertEqual(create_index["operationDescription"],
+                         {"indexes": [{"v": 2, "key": {"a": 1}, "name": "a_1"}]})
+        self.assertEqual(events[5]["operationDescription"]["indexes"][0]["name"], "a_1")
+        self.assertEqual(events[6]["operationDescription"], {"to": {"db": "expanded",
+                                                                     "coll": "d"}})
+        self.assertEqual(create["collectionUUID"], events[2]["collectionUUID"])
+        # Without showExpandedEvents only the writes and the rename are events.
+        events = get_more(db, plain)["cursor"]["nextBatch"]
+        self.assertEqual([e["operationType"] for e in events], ["insert", "insert", "rename"])
+        # listCollections shows the UUID the create entry carries.
+        uuid = db.command("listCollections", filter={"name": "d"})["cursor"]["firstBatch"][0][
+            "info"]["uuid"]
+        self.assertEqual(uuid, create["collectionUUID"])
+
+    def test_pre_and_post_images(self):
+        # (pymongo 3.11 has no fullDocumentBeforeChange: the streams are opened by command.)
+        db = self.client.images
+        db.create_collection("c", changeStreamPreAndPostImages={"enabled": True})
+        info = db.command("listCollections", filter={"name": "c"})["cursor"]["firstBatch"][0]
+        self.assertEqual(info["options"], {"changeStreamPreAndPostImages": {"enabled": True}})
+        db.c.insert_one({"_id": 1, "n": 1, "tag": "a"})
+        stream = open_stream(db, "c", fullDocument="required",
+                             fullDocumentBeforeChange="required")
+        db.c.update_one({"_id": 1}, {"$inc": {"n": 1}, "$unset": {"tag": ""}})
+        db.c.replace_one({"_id": 1}, {"n": 10})
+        db.c.delete_one({"_id": 1})
+        update, replace, delete = get_more(db, stream)["cursor"]["nextBatch"]
+        self.assertEqual(update["fullDocument"], {"_id": 1, "n": 2})
+        self.assertEqual(update["fullDocumentBeforeChange"], {"_id": 1, "n": 1, "tag": "a"})
+        self.assertEqual(replace["fullDocumentBeforeChange"], {"_id": 1, "n": 2})
+        self.assertEqual(delete["fullDocumentBeforeChange"], {"_id": 1, "n": 10})
+        # Turned off: nothing more is recorded; whenAvailable finds none, required fails.
+        db.command("collMod", "c", changeStreamPreAndPostImages={"enabled": False})
+        info = db.command("listCollections", filter={"name": "c"})["cursor"]["firstBatch"][0]
+        self.assertEqual(info["options"], {})
+        db.c.insert_one({"_id": 2, "n": 0})
+        available = open_stream(db, "c", fullDocumentBeforeChange="whenAvailable")
+        required = open_stream(db, "c", fullDocumentBeforeChange="required")
+        db.c.update_one({"_id": 2}, {"$inc": {"n": 1}})
+        event = get_more(db, available)["cursor"]["nextBatch"][0]
+        self.assertIsNone(event["fullDocumentBeforeChange"])
+        with self.assertRaises(OperationFailure) as caught:
+            get_more(db, required)
+        self.assertEqual(caught.exception.code, 47)
+        for bad, code in (({"enabled": 1}, 14), ({}, 40414), ({"enabled": True, "x": 1}, 40415),
+                          (True, 14)):
+            with self.assertRaises(OperationFailure) as caught:
+                db.create_collection("bad", changeStreamPreAndPostImages=bad)
+            self.assertEqual(caught.exception.code, code, bad)
 
     def test_errors(self):
         db = self.client.errors

@@ -93,7 +93,7 @@ class OplogEntries(unittest.TestCase):
             for _ in range(50):
                 for entry in cursor:
                     seen.append(entry)
-                if seen:
+                if len(seen) >= 2:  # the collection's create entry, then the insert's
                     return
 
         thread = threading.Thread(target=tail)
@@ -102,9 +102,12 @@ class OplogEntries(unittest.TestCase):
         self.client.get_database("tail").c.insert_one({"_id": "t"})
         thread.join(20)
         cursor.close()
-        self.assertTrue(seen)
-        self.assertEqual(seen[0]["ns"], "tail.c")
-        self.assertEqual(seen[0]["o"], {"_id": "t"})
+        self.assertEqual(len(seen), 2)
+        # The insert created the collection: its create entry comes first.
+        self.assertEqual((seen[0]["op"], seen[0]["ns"], seen[0]["o"]["create"]),
+                         ("c", "tail.$cmd", "c"))
+        self.assertEqual(seen[1]["ns"], "tail.c")
+        self.assertEqual(seen[1]["o"], {"_id": "t"})
 
 
 class OplogAcrossRestarts(unittest.TestCase):

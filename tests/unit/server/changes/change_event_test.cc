@@ -30,14 +30,22 @@ std::string Event(const char* entry, const char* spec = "{}") {
   EXPECT_TRUE(parsed.ok());
   BsonDoc doc = BsonDoc::FromJson(entry);
   BsonDoc event;
-  LookupDocument lookup = [](std::string_view, const bson_iter_t*, std::string* document,
-                             bool* found) {
+  ChangeEventReads reads;
+  reads.document = [](std::string_view, const bson_iter_t*, std::string* document, bool* found) {
     BsonDoc current = BsonDoc::FromJson(R"({"_id": 1, "now": true})");
     document->assign(reinterpret_cast<const char*>(current.view().data()), current.view().size());
     *found = true;
     return Status::OK();
   };
-  Result<bool> made = BuildChangeEvent(*parsed, doc.view(), lookup, event.get());
+  // The pre-image entry at Timestamp(5, 1).
+  reads.oplog_entry = [](Timestamp ts, std::string* entry, bool* found) {
+    *found = ts == Timestamp::Of(5, 1);
+    BsonDoc noop = BsonDoc::FromJson(R"({"op": "n", "ns": "db.c", "o": {"_id": 1, "a": 1}})");
+    if (*found)
+      entry->assign(reinterpret_cast<const char*>(noop.view().data()), noop.view().size());
+    return Status::OK();
+  };
+  Result<bool> made = BuildChangeEvent(*parsed, doc.view(), reads, event.get());
   EXPECT_TRUE(made.ok());
   return made.ok() && *made ? event.ToJson() : "";
 }
@@ -150,6 +158,31 @@ TEST(ChangeEvent, ShouldTellReplacementsAndDeletes) {
   EXPECT_NE(removed.find(R"("documentKey" : { "_id" : 1 }, "fullDocumentBeforeChange" : null })"),
             std::string::npos)
       << removed;
+}
+
+TEST(ChangeEvent, ShouldShowTheRecordedPreImageAndThePostImageFromIt) {
+  const char* update =
+      R"({"op": "u", "ns": "db.c", "o": {"$v": 2, "diff": {"u": {"a": 2}}}, "o2": {"_id": 1},
+          "preImageOpTime": {"ts": {"$timestamp": {"t": 5, "i": 1}}, "t": 1},
+          "ts": {"$timestamp": {"t": 5, "i": 2}}, "wall": {"$date": 0}})";
+  std::string event =
+      Event(update, R"({"fullDocument": "whenAvailable", "fullDocumentBeforeChange": "required"})");
+  EXPECT_NE(event.find(R"("fullDocument" : { "_id" : 1, "a" : 2 }, "ns")"), std::string::npos)
+      << event;
+  EXPECT_NE(event.find(R"("fullDocumentBeforeChange" : { "_id" : 1, "a" : 1 } })"),
+            std::string::npos)
+      << event;
+}
+
+TEST(ChangeEvent, ShouldFailWhenARequiredImageWasNotRecorded) {
+  ChangeStreamSpec spec = *Spec(R"({"fullDocumentBeforeChange": "required"})");
+  BsonDoc entry = BsonDoc::FromJson(
+      R"({"op": "d", "ns": "db.c", "o": {"_id": 1}, "ts": {"$timestamp": {"t": 5, "i": 4}}})");
+  BsonDoc event;
+  ChangeEventReads none;
+  Result<bool> made = BuildChangeEvent(spec, entry.view(), none, event.get());
+  ASSERT_FALSE(made.ok());
+  EXPECT_EQ(made.status().code(), ErrorCode::kNoMatchingDocument);
 }
 
 TEST(ChangeEvent, ShouldSkipNoopsAndOtherNamespaces) {

@@ -34,5 +34,23 @@ TEST(UpdateDiff, ShouldBeEmptyForAnUnchangedDocument) {
   EXPECT_EQ(Diff(R"({"a": 1, "b": {"c": 2}})", R"({"a": 1, "b": {"c": 2}})"), "{ }");
 }
 
+// Applying the diff to the document before gives the document after (a change stream's
+// post-image).
+TEST(UpdateDiff, ShouldRebuildTheDocumentAfterFromTheOneBefore) {
+  const char* cases[][2] = {
+      {R"({"_id": 1, "a": 1, "gone": true})", R"({"_id": 1, "a": 2, "new": "n"})"},
+      {R"({"s": {"x": 1, "y": 2}, "t": 0})", R"({"s": {"x": 5, "y": 2, "z": 1}, "t": 0})"},
+      {R"({"a": [1, 2], "n": 1})", R"({"a": [1, 2, 3], "n": 1.0})"},
+      {R"({"a": {"b": {"c": 1, "d": 2}}})", R"({"a": {"b": {"c": 1}}, "e": null})"},
+  };
+  for (const auto& [before_json, after_json] : cases) {
+    BsonDoc before = BsonDoc::FromJson(before_json), after = BsonDoc::FromJson(after_json);
+    BsonDoc diff, rebuilt;
+    AppendDocumentDiff(before.view(), after.view(), diff.get());
+    ApplyDocumentDiff(before.view(), diff.view(), rebuilt.get());
+    EXPECT_EQ(rebuilt.ToJson(), after.ToJson()) << before_json;
+  }
+}
+
 }  // namespace
 }  // namespace cairn::server
