@@ -464,6 +464,31 @@ Result<CollectionHandle> Catalog::UpdateCollectionOptions(std::string_view ns, B
   return CollectionHandle(updated);
 }
 
+Result<CollectionHandle> Catalog::ModifyCollection(
+    std::string_view ns, BsonView options,
+    const std::vector<std::pair<std::string, BsonDoc>>& index_specs, WriteUnit* also) {
+  Engine::Impl* e = engine_->impl_.get();
+  MutexLock lock(&mu_);
+  auto it = entries_.find(std::string(ns));
+  if (it == entries_.end()) return Status(ErrorCode::kNamespaceNotFound, "ns not found");
+  std::shared_ptr<CollectionEntry> updated = CloneEntry(*it->second);
+  updated->options = BsonDoc(options);
+  for (const auto& change : index_specs) {
+    const std::string& name = change.first;
+    auto pos = std::find_if(updated->indexes.begin(), updated->indexes.end(),
+                            [&](const IndexEntry& i) { return i.name == name; });
+    if (pos == updated->indexes.end()) {
+      return Status(ErrorCode::kIndexNotFound, "index not found with name [" + name + "]");
+    }
+    pos->spec = change.second.Clone();
+  }
+  ChangeBatch batch(e, also);
+  batch->Put(e->catalog_cf, CollectionKey(ns), EncodeEntry(*updated)).PermitUncheckedError();
+  CAIRN_RETURN_IF_ERROR(batch.Commit({}));
+  it->second = updated;
+  return CollectionHandle(updated);
+}
+
 Status Catalog::DropIndex(std::string_view ns, std::string_view name, WriteUnit* also) {
   Engine::Impl* e = engine_->impl_.get();
   MutexLock lock(&mu_);

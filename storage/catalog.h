@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "common/bson_doc.h"
@@ -94,6 +95,12 @@ class Catalog {
   // Replaces a collection's options (collMod: validator, validationLevel, ...) in one atomic
   // write of the collection entry, and returns the new handle. NamespaceNotFound if absent.
   Result<CollectionHandle> UpdateCollectionOptions(std::string_view ns, BsonView options);
+  // collMod's change: the collection's options and the specs of the indexes named in
+  // `index_specs` (their states kept), in one atomic write of the collection entry (with `also`),
+  // and returns the new handle. NamespaceNotFound if absent; IndexNotFound for an unknown name.
+  Result<CollectionHandle> ModifyCollection(
+      std::string_view ns, BsonView options,
+      const std::vector<std::pair<std::string, BsonDoc>>& index_specs, WriteUnit* also = nullptr);
   // Removes an index: its catalog entry and a DeleteRange over its entries, in one atomic write.
   // NamespaceNotFound if the collection is absent; IndexNotFound if it has no index of that
   // name; InvalidOptions ("cannot drop _id index") for indexes[0].

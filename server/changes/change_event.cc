@@ -103,7 +103,7 @@ struct CommandChange {
   std::string_view type;       // drop, rename, dropDatabase; empty: none
   std::string ns;              // the namespace it changes ("db.coll"; "db" for dropDatabase)
   std::string to;              // rename: the new namespace
-  bool expanded_only = false;  // create, createIndexes, dropIndexes: with showExpandedEvents
+  bool expanded_only = false;  // create, createIndexes, dropIndexes, modify: showExpandedEvents
 };
 
 CommandChange DescribeCommand(std::string_view cmd_ns, BsonView o) {
@@ -124,9 +124,9 @@ CommandChange DescribeCommand(std::string_view cmd_ns, BsonView o) {
     change.ns = db;
   } else {
     // Shown only with showExpandedEvents.
-    for (std::string_view type : {"create", "createIndexes", "dropIndexes"}) {
+    for (std::string_view type : {"create", "createIndexes", "dropIndexes", "collMod"}) {
       if (o.Find(type, &it) && BSON_ITER_HOLDS_UTF8(&it)) {
-        change.type = type;
+        change.type = type == "collMod" ? std::string_view("modify") : type;
         change.ns = std::string(db) + "." + std::string(IterUtf8(&it));
         change.expanded_only = true;
       }
@@ -155,6 +155,21 @@ void AppendOperationDescription(const CommandChange& change, BsonView entry, bso
   const BsonView o = IterDocument(&o_it);
   if (change.type == "create") {
     AppendWithout(event, "operationDescription", o, "create");
+  } else if (change.type == "modify") {
+    // The options given, and what they replaced (the entry's o2).
+    AppendWithout(event, "operationDescription", o, "collMod");
+    bson_t before;
+    BSON_APPEND_DOCUMENT_BEGIN(event, "stateBeforeChange", &before);
+    bson_iter_t old;
+    if (entry.Find("o2", &o2_it) && BSON_ITER_HOLDS_DOCUMENT(&o2_it)) {
+      if (IterDocument(&o2_it).Find("collectionOptions_old", &old)) {
+        AppendIter(&before, "collectionOptions", &old);
+      }
+      if (IterDocument(&o2_it).Find("indexOptions_old", &old)) {
+        AppendIter(&before, "indexOptions", &old);
+      }
+    }
+    bson_append_document_end(event, &before);
   } else if (change.type == "createIndexes" || change.type == "dropIndexes") {
     BsonView spec = o;
     if (change.type == "dropIndexes") {

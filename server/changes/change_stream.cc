@@ -78,8 +78,10 @@ class ChangeEventSource final : public DocumentStream {
         status_ = HistoryLost();
         return false;
       }
-      scan_ = state_.engine().ScanRecords(oplog_, position_);
+      // The bound first: every entry below it has committed, so the snapshot the scan takes
+      // next holds them all (read after the scan, it could cover an entry the snapshot lacks).
       visible_ = static_cast<storage::RecordId>(state_.repl().oplog().VisibleThrough().value);
+      scan_ = state_.engine().ScanRecords(oplog_, position_);
     }
     while (scan_->Next()) {
       if (scan_->id() > visible_) break;  // an entry below it may still be committing

@@ -1,12 +1,16 @@
-// collMod: changes a collection's options under its write lock. Each option collMod accepts is a
-// row of kOptions with its handler; `index` ({name | keyPattern, hidden, expireAfterSeconds})
-// validator / validationLevel / validationAction (collection_validator.h) and cappedSize /
-// cappedMax (capped_options.h) are implemented,
-// the other MongoDB 7.0 options answer a precise "not supported yet" until they are. Unknown fields
-// are 40415 as MongoDB's IDL answers. Reply: what changed ({expireAfterSeconds_old?,
-// expireAfterSeconds_new, hidden_old, hidden_new}).
+// collMod: changes a collection's options under its write lock, all of them in one atomic write
+// (with a replica set's {collMod} oplog entry). Each option collMod accepts is a row of kOptions
+// with its handler; `index` ({name | keyPattern, hidden, expireAfterSeconds}), validator /
+// validationLevel / validationAction (collection_validator.h), cappedSize / cappedMax
+// (capped_options.h) and changeStreamPreAndPostImages are implemented; the other MongoDB 7.0
+// options answer a precise "not supported yet" until they are. Unknown fields are 40415 as
+// MongoDB's IDL answers. Reply: what changed ({expireAfterSeconds_old?, expireAfterSeconds_new,
+// hidden_old, hidden_new}).
+#include <algorithm>
 #include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/bson_compare.h"
 #include "common/mutex.h"
@@ -17,17 +21,30 @@
 #include "server/catalog/namespace.h"
 #include "server/commands/command_args.h"
 #include "server/server_state.h"
+#include "server/write/catalog_change.h"
 
 namespace cairn::server {
 
 namespace {
 
-// What the option handlers share: the collection (locked) and the reply being built.
+// What the option handlers share: the collection (locked) as it was, the reply being built, and
+// the change they make together: the options and index specs it leaves, committed in one write
+// (with the oplog entry that records it) once every handler has run.
 struct CollModState {
   std::string ns;
   storage::CollectionHandle collection;
   bson_t* reply;
-  storage::Catalog* catalog;
+  BsonDoc options;                                           // the collection's options after
+  std::vector<std::pair<std::string, BsonDoc>> index_specs;  // changed indexes: name, new spec
+  BsonDoc index_options_old;  // the changed index fields' earlier values (the entry's o2)
+
+  // The spec of index `i` as the command has left it so far.
+  BsonView IndexSpec(size_t i) const {
+    for (const auto& [name, spec] : index_specs) {
+      if (name == collection->indexes[i].name) return spec.view();
+    }
+    return collection->indexes[i].spec.view();
+  }
 };
 
 using OptionHandler = Status (*)(CollModState& state, const bson_iter_t* value);
@@ -114,7 +131,7 @@ Status ModifyIndex(CollModState& state, const bson_iter_t* value) {
     return Status(ErrorCode::kIndexNotFound, "cannot find index " + which + " for ns " + state.ns);
   }
   const storage::IndexEntry& entry = indexes[position];
-  BsonView spec = entry.spec.view();
+  BsonView spec = state.IndexSpec(position);
   bool was_hidden = false;
   bson_iter_t old_expire;
   bool had_expire = spec.Find("expireAfterSeconds", &old_expire);
@@ -167,9 +184,16 @@ Status ModifyIndex(CollModState& state, const bson_iter_t* value) {
   if (has_expire && !wrote_expire)
     BSON_APPEND_INT64(updated.get(), "expireAfterSeconds", new_expire);
   if (has_hidden && now_hidden) BSON_APPEND_BOOL(updated.get(), "hidden", true);
-  CAIRN_RETURN_IF_ERROR(
-      state.catalog->UpdateIndex(state.ns, entry.name, updated.view(), entry.state.view())
-          .status());
+  if (has_expire && had_expire)
+    AppendIter(state.index_options_old.get(), "expireAfterSeconds", &old_expire);
+  if (has_hidden) BSON_APPEND_BOOL(state.index_options_old.get(), "hidden", was_hidden);
+  auto same = std::find_if(state.index_specs.begin(), state.index_specs.end(),
+                           [&](const auto& change) { return change.first == entry.name; });
+  if (same != state.index_specs.end()) {
+    same->second = std::move(updated);
+  } else {
+    state.index_specs.emplace_back(entry.name, std::move(updated));
+  }
 
   if (has_expire) {
     if (had_expire) {
@@ -189,9 +213,9 @@ Status ModifyIndex(CollModState& state, const bson_iter_t* value) {
 // validator, validationLevel, validationAction: the option replaced in the collection's options
 // after collection_validator.h's checks; writers opened afterwards use the new validator.
 Status ModifyValidation(CollModState& state, const bson_iter_t* value) {
-  CAIRN_ASSIGN_OR_RETURN(BsonDoc options,
-                         WithValidationOption(state.ns, state.collection->options.view(), value));
-  return state.catalog->UpdateCollectionOptions(state.ns, options.view()).status();
+  CAIRN_ASSIGN_OR_RETURN(state.options,
+                         WithValidationOption(state.ns, state.options.view(), value));
+  return Status::OK();
 }
 
 // changeStreamPreAndPostImages: {enabled}: stored while it enables the images, removed when it
@@ -200,18 +224,19 @@ Status ModifyPreAndPostImages(CollModState& state, const bson_iter_t* value) {
   CAIRN_ASSIGN_OR_RETURN(bool enabled, ParsePreAndPostImagesOption(value, "collMod"));
   BsonDoc options;
   bson_iter_t it;
-  state.collection->options.view().Init(&it);
+  state.options.view().Init(&it);
   while (bson_iter_next(&it)) {
     if (IterKey(&it) != kPreAndPostImagesOption) AppendIter(options.get(), IterKey(&it), &it);
   }
   if (enabled) AppendIter(options.get(), kPreAndPostImagesOption, value);
-  return state.catalog->UpdateCollectionOptions(state.ns, options.view()).status();
+  state.options = std::move(options);
+  return Status::OK();
 }
 
 // cappedSize, cappedMax: a capped collection's limits (capped_options.h).
 Status ModifyCappedLimit(CollModState& state, const bson_iter_t* value) {
-  CAIRN_ASSIGN_OR_RETURN(BsonDoc options, WithCappedLimit(state.collection->options.view(), value));
-  return state.catalog->UpdateCollectionOptions(state.ns, options.view()).status();
+  CAIRN_ASSIGN_OR_RETURN(state.options, WithCappedLimit(state.options.view(), value));
+  return Status::OK();
 }
 
 struct OptionRow {
@@ -266,11 +291,19 @@ CommandOutcome HandleCollMod(CommandContext& ctx, const CommandRequest& request,
   storage::CollectionHandle handle = catalog.Find(ns);
   if (!handle) return Status(ErrorCode::kNamespaceNotFound, "ns does not exist");
   MutexLock lock(&ctx.state.writes().CollectionLock(handle->prefix));
-  CollModState state{ns, catalog.Find(ns), reply, &catalog};
+  CollModState state{ns, catalog.Find(ns), reply};
   if (!state.collection) return Status(ErrorCode::kNamespaceNotFound, "ns does not exist");
+  state.options = state.collection->options.Clone();
   // The validation options are checked together before anything changes.
   CAIRN_RETURN_IF_ERROR(
       CheckCollModValidationOptions(ns, state.collection->options.view(), request.body));
+  // Every option's handler leaves its change in `state` (the next one sees it); the change is
+  // then written at once, with a replica set's {collMod: <coll>, ...options} entry (o2: the
+  // options and index fields it replaced).
+  std::vector<CommandEntry> entries(1);
+  entries[0].set_collection(*state.collection);
+  AppendUtf8(entries[0].o.get(), "collMod", collection);
+  bool changed = false;
   request.body.Init(&it);
   bson_iter_next(&it);
   while (bson_iter_next(&it)) {
@@ -279,9 +312,19 @@ CommandOutcome HandleCollMod(CommandContext& ctx, const CommandRequest& request,
     const OptionRow* row = FindOption(key);
     if (row->handler == nullptr) continue;  // accepted and ignored
     CAIRN_RETURN_IF_ERROR(row->handler(state, &it));
-    state.collection = catalog.Find(ns);  // the next option sees this one's change
+    AppendIter(entries[0].o.get(), key, &it);
+    changed = true;
   }
-  return Status::OK();
+  if (!changed) return Status::OK();
+  const bson_t old_options = state.collection->options.view().AsBson();
+  BSON_APPEND_DOCUMENT(entries[0].o2.get(), "collectionOptions_old", &old_options);
+  if (!state.index_options_old.view().empty()) {
+    BSON_APPEND_DOCUMENT(entries[0].o2.get(), "indexOptions_old", state.index_options_old.get());
+  }
+  return CommitCatalogChange(
+      ctx.state.writes(), request.db, entries, [&](storage::WriteUnit* also) {
+        return catalog.ModifyCollection(ns, state.options.view(), state.index_specs, also).status();
+      });
 }
 
 }  // namespace cairn::server

@@ -45,8 +45,10 @@ class TailableScanStream final : public DocumentStream {
         }
         if (!status_.ok()) return false;
       }
-      scan_ = engine_.ScanRecords(collection_, last_seen_);
+      // The bound first: every entry below it has committed, so the snapshot the scan takes
+      // next holds them all (read after the scan, it could cover an entry the snapshot lacks).
       visible_ = oplog_ != nullptr ? oplog_->VisibleRecordBound() : INT64_MAX;
+      scan_ = engine_.ScanRecords(collection_, last_seen_);
     }
     while (scan_->Next()) {
       if (scan_->id() > visible_) break;  // not every entry below it has committed yet

@@ -1,7 +1,7 @@
-// Catalog changes a replica set logs (create, createIndexes, dropIndexes, drop, renameCollection,
-// dropDatabase): the change and the oplog command entries that record it commit in one atomic
-// write, as a document write and its entry do (oplog_sink.h). A standalone, or the local
-// database, writes the change alone. (collMod is not logged yet.)
+// Catalog changes a replica set logs (create, collMod, createIndexes, dropIndexes, drop,
+// renameCollection, dropDatabase): the change and the oplog command entries that record it
+// commit in one atomic write, as a document write and its entry do (oplog_sink.h). A
+// standalone, or the local database, writes the change alone.
 #pragma once
 
 #include <cstdint>

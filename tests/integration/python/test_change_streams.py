@@ -209,12 +209,18 @@ class ChangeStreams(ServerTestCase):
         db.c.create_index([("a", 1)], name="a_1")
         db.c.insert_one({"_id": 1})  # into the existing collection: no create
         db.implicit.insert_one({"_id": 1})  # creates it
+        db.command("collMod", "c", index={"name": "a_1", "hidden": True})
         db.c.drop_index("a_1")
         db.c.rename("d")
         events = get_more(db, expanded)["cursor"]["nextBatch"]
         self.assertEqual([e["operationType"] for e in events],
-                         ["create", "createIndexes", "insert", "create", "insert", "dropIndexes",
-                          "rename"])
+                         ["create", "createIndexes", "insert", "create", "insert", "modify",
+                          "dropIndexes", "rename"])
+        modify = events.pop(5)
+        self.assertEqual(modify["operationDescription"], {"index": {"name": "a_1",
+                                                                    "hidden": True}})
+        self.assertEqual(modify["stateBeforeChange"],
+                         {"collectionOptions": {}, "indexOptions": {"hidden": False}})
         create, create_index = events[0], events[1]
         self.assertEqual(list(create), ["_id", "operationType", "clusterTime", "collectionUUID",
                                         "wallTime", "ns", "operationDescription"])

@@ -126,6 +126,53 @@ TEST(Catalog, ShouldDropACollection) {
   EXPECT_TRUE(engine->catalog().ListCollections("db").empty());
 }
 
+// A catalog change handed a WriteUnit commits the unit's writes with it (a replica set's oplog
+// entry), and neither when the change fails.
+TEST(Catalog, ShouldCommitAUnitInTheSameWriteAsTheChange) {
+  TempDir dir;
+  auto engine = OpenOrDie(dir.db());
+  CollectionHandle log = Create(*engine, "local.log");
+  Create(*engine, "db.c");
+  WriteUnit unit = engine->BeginWrite();
+  BsonDoc entry = BsonDoc::FromJson(R"({"op": "c", "o": {"drop": "c"}})");
+  unit.PutRecord(log->prefix, 1, entry.view());
+  unit.AdjustCounts(log->prefix, 1, static_cast<int64_t>(entry.view().size()));
+  ASSERT_TRUE(engine->catalog().DropCollection("db.c", &unit).ok());
+  EXPECT_EQ(engine->catalog().Find("db.c"), nullptr);
+  EXPECT_EQ(engine->RecordCount(log->prefix), 1);
+  std::string stored;
+  bool found = false;
+  ASSERT_TRUE(engine->GetRecord(log->prefix, 1, &stored, &found).ok());
+  EXPECT_TRUE(found);
+
+  WriteUnit failing = engine->BeginWrite();
+  failing.PutRecord(log->prefix, 2, entry.view());
+  EXPECT_EQ(engine->catalog().DropCollection("db.none", &failing).code(),
+            ErrorCode::kNamespaceNotFound);
+  ASSERT_TRUE(engine->GetRecord(log->prefix, 2, &stored, &found).ok());
+  EXPECT_FALSE(found);
+}
+
+// collMod's change: new options and index specs in one write, the index states kept.
+TEST(Catalog, ShouldModifyOptionsAndIndexSpecsAtOnce) {
+  TempDir dir;
+  auto engine = OpenOrDie(dir.db());
+  Create(*engine, "db.c");
+  BsonDoc spec = BsonDoc::FromJson(R"({"v": 2, "key": {"a": 1}, "name": "a_1"})");
+  ASSERT_TRUE(engine->catalog().CreateIndex("db.c", "a_1", spec.view()).ok());
+  std::vector<std::pair<std::string, BsonDoc>> specs;
+  specs.emplace_back(
+      "a_1", BsonDoc::FromJson(R"({"v": 2, "key": {"a": 1}, "name": "a_1", "hidden": true})"));
+  BsonDoc options = BsonDoc::FromJson(R"({"validator": {"a": 1}})");
+  auto modified = engine->catalog().ModifyCollection("db.c", options.view(), specs);
+  ASSERT_TRUE(modified.ok()) << modified.status().ToString();
+  EXPECT_EQ((*modified)->options.ToJson(), options.ToJson());
+  EXPECT_EQ((*modified)->indexes[1].spec.ToJson(), specs[0].second.ToJson());
+  specs[0].first = "none";
+  EXPECT_EQ(engine->catalog().ModifyCollection("db.c", options.view(), specs).status().code(),
+            ErrorCode::kIndexNotFound);
+}
+
 TEST(Catalog, ShouldAnswerNamespaceNotFoundWhenDroppingAMissingCollection) {
   TempDir dir;
   auto engine = OpenOrDie(dir.db());
