@@ -450,20 +450,6 @@ Result<CollectionHandle> Catalog::UpdateIndex(std::string_view ns, std::string_v
   return CollectionHandle(updated);
 }
 
-Result<CollectionHandle> Catalog::UpdateCollectionOptions(std::string_view ns, BsonView options) {
-  Engine::Impl* e = engine_->impl_.get();
-  MutexLock lock(&mu_);
-  auto it = entries_.find(std::string(ns));
-  if (it == entries_.end()) return Status(ErrorCode::kNamespaceNotFound, "ns not found");
-  std::shared_ptr<CollectionEntry> updated = CloneEntry(*it->second);
-  updated->options = BsonDoc(options);
-  rocksdb::WriteBatch batch;
-  batch.Put(e->catalog_cf, CollectionKey(ns), EncodeEntry(*updated)).PermitUncheckedError();
-  CAIRN_RETURN_IF_ERROR(FromRocks(e->db->Write(e->write_options, &batch), "update options"));
-  it->second = updated;
-  return CollectionHandle(updated);
-}
-
 Result<CollectionHandle> Catalog::ModifyCollection(
     std::string_view ns, BsonView options,
     const std::vector<std::pair<std::string, BsonDoc>>& index_specs, WriteUnit* also) {

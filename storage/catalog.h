@@ -87,14 +87,11 @@ class Catalog {
   // `state` is stored beside the spec as given.
   Result<CollectionHandle> CreateIndex(std::string_view ns, std::string_view name, BsonView spec,
                                        BsonView state = BsonView(), WriteUnit* also = nullptr);
-  // Replaces an index's spec and state (collMod options, a finished build, newly multikey paths)
+  // Replaces an index's spec and state (a finished build, newly multikey paths)
   // in one atomic write of the collection entry, and returns the new handle. NamespaceNotFound if
   // the collection is absent; IndexNotFound if it has no index of that name.
   Result<CollectionHandle> UpdateIndex(std::string_view ns, std::string_view name, BsonView spec,
                                        BsonView state);
-  // Replaces a collection's options (collMod: validator, validationLevel, ...) in one atomic
-  // write of the collection entry, and returns the new handle. NamespaceNotFound if absent.
-  Result<CollectionHandle> UpdateCollectionOptions(std::string_view ns, BsonView options);
   // collMod's change: the collection's options and the specs of the indexes named in
   // `index_specs` (their states kept), in one atomic write of the collection entry (with `also`),
   // and returns the new handle. NamespaceNotFound if absent; IndexNotFound for an unknown name.
