@@ -23,18 +23,6 @@
 
 namespace cairn::storage {
 
-namespace {
-
-Status Corrupt(std::string_view what) {
-  return Status(ErrorCode::kInternalError, "storage catalog: corrupt entry: " + std::string(what));
-}
-
-std::string BigEndian32(uint32_t v) {
-  std::string s;
-  AppendBigEndian32(&s, v);
-  return s;
-}
-
 BsonDoc IdIndexSpec() {
   BsonDoc spec;
   bson_t* b = spec.get();
@@ -47,7 +35,7 @@ BsonDoc IdIndexSpec() {
   return spec;
 }
 
-void RandomUuid(uint8_t out[16]) {
+void NewCollectionUuid(uint8_t out[16]) {
   thread_local std::mt19937_64 rng{std::random_device{}()};
   uint64_t hi = rng(), lo = rng();
   for (int i = 0; i < 8; ++i) {
@@ -56,6 +44,18 @@ void RandomUuid(uint8_t out[16]) {
   }
   out[6] = static_cast<uint8_t>((out[6] & 0x0f) | 0x40);  // version 4
   out[8] = static_cast<uint8_t>((out[8] & 0x3f) | 0x80);  // RFC 4122 variant
+}
+
+namespace {
+
+Status Corrupt(std::string_view what) {
+  return Status(ErrorCode::kInternalError, "storage catalog: corrupt entry: " + std::string(what));
+}
+
+std::string BigEndian32(uint32_t v) {
+  std::string s;
+  AppendBigEndian32(&s, v);
+  return s;
 }
 
 std::string EncodeEntry(const CollectionEntry& e) {
@@ -323,7 +323,7 @@ Result<CollectionHandle> Catalog::CreateCollection(std::string_view ns, BsonView
   if (uuid != nullptr) {
     std::copy(uuid, uuid + 16, entry->uuid);
   } else {
-    RandomUuid(entry->uuid);
+    NewCollectionUuid(entry->uuid);
   }
   entry->options = BsonDoc(options);
   entry->indexes.push_back({"_id_", next_prefix_ + 1, IdIndexSpec(), BsonDoc()});

@@ -49,6 +49,12 @@ struct CollectionEntry {
 
 using CollectionHandle = std::shared_ptr<const CollectionEntry>;
 
+// The _id index's spec every collection is created with: {v: 2, key: {_id: 1}, name: "_id_"}.
+BsonDoc IdIndexSpec();
+// A random (version 4) UUID, as a new collection gets (callers that log it before creating the
+// collection choose it with this and pass it to CreateCollection).
+void NewCollectionUuid(uint8_t out[16]);
+
 class Catalog {
  public:
   // The entry for "db.coll", or null.

@@ -2,8 +2,10 @@
 #include "server/changes/change_event.h"
 
 #include <cstdio>
+#include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "server/repl/update_diff.h"
 
@@ -44,7 +46,15 @@ Status WrongType(std::string_view field, const bson_iter_t* it, std::string_view
                                               "', expected type '" + std::string(expected) + "'");
 }
 
-Status BadEnum(std::string_view field, std::string_view value) {
+// A string option naming one of `values` (IDL's enumerations: BadValue otherwise).
+template <typename Enum>
+Result<Enum> ParseEnum(std::string_view field, const bson_iter_t* it,
+                       std::initializer_list<std::pair<std::string_view, Enum>> values) {
+  if (!BSON_ITER_HOLDS_UTF8(it)) return WrongType(field, it, "string");
+  const std::string_view value = IterUtf8(it);
+  for (const auto& [name, parsed] : values) {
+    if (name == value) return parsed;
+  }
   return Status(ErrorCode::kBadValue, "Enumeration value '" + std::string(value) +
                                           "' for field '$changeStream." + std::string(field) +
                                           "' is not a valid value.");
@@ -80,12 +90,13 @@ void WalkDiff(BsonView diff, const std::string& prefix, bson_t* updated, bson_t*
   }
 }
 
-void AppendNamespace(bson_t* event, std::string_view ns) {
+// `key`: {db, coll} of "db.coll", or {db} of a database name alone (dropDatabase).
+void AppendNamespace(bson_t* event, const char* key, std::string_view ns) {
   const size_t dot = ns.find('.');
   bson_t doc;
-  BSON_APPEND_DOCUMENT_BEGIN(event, "ns", &doc);
+  bson_append_document_begin(event, key, -1, &doc);
   AppendUtf8(&doc, "db", ns.substr(0, dot));
-  AppendUtf8(&doc, "coll", dot == std::string_view::npos ? "" : ns.substr(dot + 1));
+  if (dot != std::string_view::npos) AppendUtf8(&doc, "coll", ns.substr(dot + 1));
   bson_append_document_end(event, &doc);
 }
 
@@ -183,13 +194,9 @@ void AppendOperationDescription(const CommandChange& change, BsonView entry, bso
     bson_append_array_end(&description, &indexes);
     bson_append_document_end(event, &description);
   } else if (change.type == "rename") {
-    bson_t description, to;
+    bson_t description;
     BSON_APPEND_DOCUMENT_BEGIN(event, "operationDescription", &description);
-    const size_t dot = change.to.find('.');
-    BSON_APPEND_DOCUMENT_BEGIN(&description, "to", &to);
-    AppendUtf8(&to, "db", std::string_view(change.to).substr(0, dot));
-    AppendUtf8(&to, "coll", std::string_view(change.to).substr(dot + 1));
-    bson_append_document_end(&description, &to);
+    AppendNamespace(&description, "to", change.to);
     bson_iter_t target;
     if (o.Find("dropTarget", &target) && BSON_ITER_HOLDS_BINARY(&target)) {
       AppendIter(&description, "dropTarget", &target);
@@ -225,10 +232,15 @@ CommandChange CommandInScope(const ChangeStreamSpec& spec, BsonView entry) {
   return seen ? change : CommandChange{};
 }
 
-// The event's clusterTime and wallTime from the entry's ts and wall.
-void AppendTimes(BsonView entry, bson_t* event) {
-  bson_iter_t ts, wall;
-  if (entry.Find("ts", &ts)) AppendIter(event, "clusterTime", &ts);
+// What every event starts with: _id (the resume token at `point`), operationType, clusterTime
+// (the entry's ts), collectionUUID (its ui, when `with_uuid`: showExpandedEvents) and wallTime.
+void AppendEventHead(BsonView entry, const ResumePoint& point, std::string_view type,
+                     bool with_uuid, bson_t* event) {
+  AppendResumeToken(event, "_id", point);
+  AppendUtf8(event, "operationType", type);
+  AppendTimestamp(event, "clusterTime", point.ts);
+  bson_iter_t uuid, wall;
+  if (with_uuid && entry.Find("ui", &uuid)) AppendIter(event, "collectionUUID", &uuid);
   if (entry.Find("wall", &wall) && BSON_ITER_HOLDS_DATE_TIME(&wall)) {
     AppendIter(event, "wallTime", &wall);
   }
@@ -237,11 +249,7 @@ void AppendTimes(BsonView entry, bson_t* event) {
 ResumePoint PointOf(BsonView entry) {
   ResumePoint point;
   bson_iter_t ts;
-  if (entry.Find("ts", &ts) && BSON_ITER_HOLDS_TIMESTAMP(&ts)) {
-    uint32_t seconds = 0, increment = 0;
-    bson_iter_timestamp(&ts, &seconds, &increment);
-    point.ts = Timestamp::Of(seconds, increment);
-  }
+  if (entry.Find("ts", &ts) && BSON_ITER_HOLDS_TIMESTAMP(&ts)) point.ts = IterTimestamp(&ts);
   return point;
 }
 
@@ -255,10 +263,8 @@ Status ReadPreImage(BsonView entry, const ChangeEventReads& reads, std::string* 
       !IterDocument(&optime).Find("ts", &ts) || !BSON_ITER_HOLDS_TIMESTAMP(&ts)) {
     return Status::OK();
   }
-  uint32_t seconds = 0, increment = 0;
-  bson_iter_timestamp(&ts, &seconds, &increment);
   bool exists = false;
-  CAIRN_RETURN_IF_ERROR(reads.oplog_entry(Timestamp::Of(seconds, increment), holder, &exists));
+  CAIRN_RETURN_IF_ERROR(reads.oplog_entry(IterTimestamp(&ts), holder, &exists));
   if (!exists) return Status::OK();  // truncated from the oplog meanwhile
   BsonView noop(reinterpret_cast<const uint8_t*>(holder->data()), holder->size());
   bson_iter_t o;
@@ -290,9 +296,7 @@ bool InvalidatesStream(const ChangeStreamSpec& spec, BsonView entry) {
 void AppendInvalidateEvent(BsonView entry, bson_t* event) {
   ResumePoint point = PointOf(entry);
   point.from_invalidate = true;
-  AppendResumeToken(event, "_id", point);
-  AppendUtf8(event, "operationType", "invalidate");
-  AppendTimes(entry, event);
+  AppendEventHead(entry, point, "invalidate", /*with_uuid=*/false, event);
 }
 
 void AppendResumeToken(bson_t* out, const char* key, const ResumePoint& point) {
@@ -345,35 +349,22 @@ Result<ChangeStreamSpec> ParseChangeStreamSpec(const bson_iter_t* stage, std::st
       (key == "resumeAfter" ? spec.resume_after : spec.start_after) = point;
     } else if (key == "startAtOperationTime") {
       if (!BSON_ITER_HOLDS_TIMESTAMP(&it)) return WrongType(key, &it, "timestamp");
-      uint32_t seconds = 0, increment = 0;
-      bson_iter_timestamp(&it, &seconds, &increment);
-      spec.start_at_operation_time = Timestamp::Of(seconds, increment);
+      spec.start_at_operation_time = IterTimestamp(&it);
     } else if (key == "fullDocument") {
-      if (!BSON_ITER_HOLDS_UTF8(&it)) return WrongType(key, &it, "string");
-      std::string_view value = IterUtf8(&it);
-      if (value == "default") {
-        spec.full_document = FullDocumentMode::kDefault;
-      } else if (value == "updateLookup") {
-        spec.full_document = FullDocumentMode::kUpdateLookup;
-      } else if (value == "whenAvailable") {
-        spec.full_document = FullDocumentMode::kWhenAvailable;
-      } else if (value == "required") {
-        spec.full_document = FullDocumentMode::kRequired;
-      } else {
-        return BadEnum(key, value);
-      }
+      CAIRN_ASSIGN_OR_RETURN(
+          spec.full_document,
+          ParseEnum<FullDocumentMode>(key, &it,
+                                      {{"default", FullDocumentMode::kDefault},
+                                       {"updateLookup", FullDocumentMode::kUpdateLookup},
+                                       {"whenAvailable", FullDocumentMode::kWhenAvailable},
+                                       {"required", FullDocumentMode::kRequired}}));
     } else if (key == "fullDocumentBeforeChange") {
-      if (!BSON_ITER_HOLDS_UTF8(&it)) return WrongType(key, &it, "string");
-      std::string_view value = IterUtf8(&it);
-      if (value == "off") {
-        spec.before_change = BeforeChangeMode::kOff;
-      } else if (value == "whenAvailable") {
-        spec.before_change = BeforeChangeMode::kWhenAvailable;
-      } else if (value == "required") {
-        spec.before_change = BeforeChangeMode::kRequired;
-      } else {
-        return BadEnum(key, value);
-      }
+      CAIRN_ASSIGN_OR_RETURN(
+          spec.before_change,
+          ParseEnum<BeforeChangeMode>(key, &it,
+                                      {{"off", BeforeChangeMode::kOff},
+                                       {"whenAvailable", BeforeChangeMode::kWhenAvailable},
+                                       {"required", BeforeChangeMode::kRequired}}));
     } else if (key == "allChangesForCluster" || key == "showExpandedEvents" ||
                key == "allowToRunOnConfigDB" || key == "allowToRunOnSystemNS" ||
                key == "showSystemEvents" || key == "showMigrationEvents" ||
@@ -458,32 +449,10 @@ Result<bool> BuildChangeEvent(const ChangeStreamSpec& spec, BsonView entry,
   if (op == "c") {
     CommandChange change = CommandInScope(spec, entry);
     if (change.type.empty()) return false;
-    AppendResumeToken(event, "_id", PointOf(entry));
-    AppendUtf8(event, "operationType", change.type);
-    bson_iter_t ts, uuid, wall;
-    if (entry.Find("ts", &ts)) AppendIter(event, "clusterTime", &ts);
-    if (spec.show_expanded_events && change.type != "dropDatabase" && entry.Find("ui", &uuid)) {
-      AppendIter(event, "collectionUUID", &uuid);
-    }
-    if (entry.Find("wall", &wall) && BSON_ITER_HOLDS_DATE_TIME(&wall)) {
-      AppendIter(event, "wallTime", &wall);
-    }
-    if (change.type == "dropDatabase") {
-      bson_t ns_doc;
-      BSON_APPEND_DOCUMENT_BEGIN(event, "ns", &ns_doc);
-      AppendUtf8(&ns_doc, "db", change.ns);
-      bson_append_document_end(event, &ns_doc);
-    } else {
-      AppendNamespace(event, change.ns);
-      if (change.type == "rename") {
-        const size_t dot = change.to.find('.');
-        bson_t to;
-        BSON_APPEND_DOCUMENT_BEGIN(event, "to", &to);
-        AppendUtf8(&to, "db", std::string_view(change.to).substr(0, dot));
-        AppendUtf8(&to, "coll", std::string_view(change.to).substr(dot + 1));
-        bson_append_document_end(event, &to);
-      }
-    }
+    AppendEventHead(entry, PointOf(entry), change.type,
+                    spec.show_expanded_events && change.type != "dropDatabase", event);
+    AppendNamespace(event, "ns", change.ns);
+    if (change.type == "rename") AppendNamespace(event, "to", change.to);
     if (spec.show_expanded_events) AppendOperationDescription(change, entry, event);
     return true;
   }
@@ -491,10 +460,6 @@ Result<bool> BuildChangeEvent(const ChangeStreamSpec& spec, BsonView entry,
   const std::string_view ns = IterUtf8(&ns_it);
   if (!InScope(spec, ns)) return false;
   const BsonView o = IterDocument(&o_it);
-  uint32_t seconds = 0, increment = 0;
-  bson_iter_timestamp(&ts_it, &seconds, &increment);
-  ResumePoint point;
-  point.ts = Timestamp::Of(seconds, increment);
 
   // An update is logged as {$v: 2, diff}; a replacement as the whole new document.
   bson_iter_t version;
@@ -510,16 +475,9 @@ Result<bool> BuildChangeEvent(const ChangeStreamSpec& spec, BsonView entry,
     key_source = IterDocument(&o2_it);
   }
 
-  AppendResumeToken(event, "_id", point);
-  AppendUtf8(event, "operationType", type);
-  bson_append_timestamp(event, "clusterTime", -1, seconds, increment);
-  bson_iter_t uuid;
-  if (spec.show_expanded_events && entry.Find("ui", &uuid))
-    AppendIter(event, "collectionUUID", &uuid);
-  bson_iter_t wall;
-  if (entry.Find("wall", &wall) && BSON_ITER_HOLDS_DATE_TIME(&wall)) {
-    AppendIter(event, "wallTime", &wall);
-  }
+  ResumePoint point;
+  point.ts = IterTimestamp(&ts_it);
+  AppendEventHead(entry, point, type, spec.show_expanded_events, event);
   // The pre-image, when the stream asks for one (or derives the post-image from it).
   std::string pre_image_entry;
   BsonView pre_image;
@@ -566,7 +524,7 @@ Result<bool> BuildChangeEvent(const ChangeStreamSpec& spec, BsonView entry,
   if (op != "i" && spec.before_change == BeforeChangeMode::kRequired && !has_pre_image) {
     return ImageRequired("pre-image", ns);
   }
-  AppendNamespace(event, ns);
+  AppendNamespace(event, "ns", ns);
   AppendDocumentKey(event, key_source);
   if (is_update) {
     bson_iter_t diff;

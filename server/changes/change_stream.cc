@@ -157,7 +157,7 @@ class ChangeStreamOutput final : public DocumentStream, public BatchFields {
                        "that retain the unmodified _id field are allowed.");
       return false;
     }
-    previous_token_ = std::move(last_token_);
+    previous_token_.swap(last_token_);  // both buffers are reused: no allocation per event
     last_token_.assign(reinterpret_cast<const char*>(IterDocument(&id).data()),
                        IterDocument(&id).size());
     return true;

@@ -181,9 +181,7 @@ CommandOutcome HandleCreateIndexes(CommandContext& ctx, const CommandRequest& re
       std::vector<CommandEntry> entries(1);
       entries[0].set_collection(*handle);
       AppendUtf8(entries[0].o.get(), "createIndexes", collection);
-      bson_iter_t field;
-      spec.view().Init(&field);
-      while (bson_iter_next(&field)) AppendIter(entries[0].o.get(), IterKey(&field), &field);
+      bson_concat(entries[0].o.get(), spec.get());
       Result<storage::CollectionHandle> added = Status(ErrorCode::kInternalError, "not created");
       Status logged = CommitCatalogChange(
           ctx.state.writes(), request.db, entries, [&](storage::WriteUnit* also) -> Status {

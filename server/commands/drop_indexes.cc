@@ -117,10 +117,7 @@ CommandOutcome HandleDropIndexes(CommandContext& ctx, const CommandRequest& requ
     AppendUtf8(entries[0].o.get(), "dropIndexes", current->collection());
     AppendUtf8(entries[0].o.get(), "index", name);
     for (const storage::IndexEntry& index : current->indexes) {
-      if (index.name != name) continue;
-      bson_iter_t field;
-      index.spec.view().Init(&field);
-      while (bson_iter_next(&field)) AppendIter(entries[0].o2.get(), IterKey(&field), &field);
+      if (index.name == name) bson_concat(entries[0].o2.get(), index.spec.get());
     }
     CAIRN_RETURN_IF_ERROR(CommitCatalogChange(
         ctx.state.writes(), request.db, entries,

@@ -24,9 +24,7 @@ Status WrongType(std::string_view field, const bson_iter_t* it, std::string_view
 
 Result<Timestamp> TimestampField(std::string_view field, const bson_iter_t* it) {
   if (!BSON_ITER_HOLDS_TIMESTAMP(it)) return WrongType(field, it, "timestamp");
-  uint32_t seconds = 0, increment = 0;
-  bson_iter_timestamp(it, &seconds, &increment);
-  return Timestamp::Of(seconds, increment);
+  return IterTimestamp(it);
 }
 
 std::optional<ReadConcernLevel> LevelFromName(std::string_view name) {

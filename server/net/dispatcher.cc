@@ -381,9 +381,7 @@ void AdvanceClusterTime(ServerState& state, const bson_iter_t* field) {
   if (!state.repl().primary() || !BSON_ITER_HOLDS_DOCUMENT(field)) return;
   bson_iter_t time;
   if (!IterDocument(field).Find("clusterTime", &time) || !BSON_ITER_HOLDS_TIMESTAMP(&time)) return;
-  uint32_t seconds = 0, increment = 0;
-  bson_iter_timestamp(&time, &seconds, &increment);
-  state.repl().clock().AdvanceTo(Timestamp::Of(seconds, increment));
+  state.repl().clock().AdvanceTo(IterTimestamp(&time));
 }
 
 // Closes a command's reply body: ok: 1 after the handler's fields, or MongoDB's error reply in

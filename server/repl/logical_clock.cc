@@ -15,6 +15,24 @@ uint64_t WallSeconds() {
 
 }  // namespace
 
+void AppendTimestamp(bson_t* out, const char* key, Timestamp ts) {
+  bson_append_timestamp(out, key, -1, ts.seconds(), ts.increment());
+}
+
+void AppendOpTime(bson_t* out, const char* key, Timestamp ts, int64_t term) {
+  bson_t optime;
+  bson_append_document_begin(out, key, -1, &optime);
+  AppendTimestamp(&optime, "ts", ts);
+  BSON_APPEND_INT64(&optime, "t", term);
+  bson_append_document_end(out, &optime);
+}
+
+Timestamp IterTimestamp(const bson_iter_t* it) {
+  uint32_t seconds = 0, increment = 0;
+  bson_iter_timestamp(it, &seconds, &increment);
+  return Timestamp::Of(seconds, increment);
+}
+
 Timestamp LogicalClock::Reserve(uint32_t count) {
   if (count == 0) count = 1;
   const uint64_t wall = WallSeconds() << 32;

@@ -5,6 +5,8 @@
 // with the $clusterTime that clients gossip. Thread-safe (one atomic).
 #pragma once
 
+#include <bson/bson.h>
+
 #include <atomic>
 #include <cstdint>
 
@@ -22,6 +24,13 @@ struct Timestamp {
   friend bool operator==(Timestamp a, Timestamp b) { return a.value == b.value; }
   friend auto operator<=>(Timestamp a, Timestamp b) { return a.value <=> b.value; }
 };
+
+// Appends `key: Timestamp(ts)` and `key: {ts, t}` (an optime, as the oplog, hello and
+// replSetGetStatus write them).
+void AppendTimestamp(bson_t* out, const char* key, Timestamp ts);
+void AppendOpTime(bson_t* out, const char* key, Timestamp ts, int64_t term);
+// The Timestamp `it` holds (requires BSON_TYPE_TIMESTAMP).
+Timestamp IterTimestamp(const bson_iter_t* it);
 
 class LogicalClock {
  public:

@@ -173,12 +173,9 @@ Result<std::optional<Timestamp>> Oplog::PutPreImage(storage::WriteUnit& unit, Op
 }
 
 void Oplog::AppendPreImageOpTime(bson_t* entry, const std::optional<Timestamp>& pre_image) const {
-  if (!pre_image) return;
-  bson_t optime;
-  BSON_APPEND_DOCUMENT_BEGIN(entry, "preImageOpTime", &optime);
-  bson_append_timestamp(&optime, "ts", -1, pre_image->seconds(), pre_image->increment());
-  BSON_APPEND_INT64(&optime, "t", term_.load(std::memory_order_acquire));
-  bson_append_document_end(entry, &optime);
+  if (pre_image) {
+    AppendOpTime(entry, "preImageOpTime", *pre_image, term_.load(std::memory_order_acquire));
+  }
 }
 
 Status Oplog::LogUpdate(storage::WriteUnit& unit, OplogUnit& pending,

@@ -54,18 +54,6 @@ int64_t StoredTerm(const std::optional<BsonDoc>& election) {
 
 }  // namespace
 
-void AppendTimestamp(bson_t* out, const char* key, Timestamp ts) {
-  bson_append_timestamp(out, key, -1, ts.seconds(), ts.increment());
-}
-
-void AppendOpTime(bson_t* out, const char* key, Timestamp ts, int64_t term) {
-  bson_t optime;
-  bson_append_document_begin(out, key, -1, &optime);
-  AppendTimestamp(&optime, "ts", ts);
-  BSON_APPEND_INT64(&optime, "t", term);
-  bson_append_document_end(out, &optime);
-}
-
 bson_oid_t ElectionId(int64_t term) {
   bson_oid_t id;
   const uint8_t prefix[4] = {0x7f, 0xff, 0xff, 0xff};

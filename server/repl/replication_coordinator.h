@@ -48,10 +48,6 @@ struct Topology {
   std::chrono::system_clock::time_point election_date;
 };
 
-// Appends `key: Timestamp(ts)` and `key: {ts, t}` (an optime, as hello and replSetGetStatus
-// print them).
-void AppendTimestamp(bson_t* out, const char* key, Timestamp ts);
-void AppendOpTime(bson_t* out, const char* key, Timestamp ts, int64_t term);
 // hello's electionId: 7fffffff followed by the term, 8 bytes big-endian (as mongod makes it).
 bson_oid_t ElectionId(int64_t term);
 

@@ -2,8 +2,6 @@
 #include "server/write/catalog_change.h"
 
 #include <algorithm>
-#include <cstring>
-#include <random>
 #include <string>
 
 #include "server/write/oplog_sink.h"
@@ -40,28 +38,14 @@ Result<storage::CollectionHandle> CreateCollectionLogged(WriteContext& writes, s
                                                          BsonView options) {
   std::vector<CommandEntry> entries(1);
   CommandEntry& create = entries[0];
-  // A random (version 4) UUID, chosen here so the entry can name it.
-  std::random_device random;
-  for (size_t i = 0; i < 16; i += 4) {
-    const uint32_t word = random();
-    std::memcpy(create.uuid + i, &word, 4);
-  }
-  create.uuid[6] = static_cast<uint8_t>((create.uuid[6] & 0x0f) | 0x40);
-  create.uuid[8] = static_cast<uint8_t>((create.uuid[8] & 0x3f) | 0x80);
+  // The UUID is chosen here so the entry can name it.
+  storage::NewCollectionUuid(create.uuid);
   create.has_uuid = true;
-  const std::string_view collection = ns.substr(ns.find('.') + 1);
-  AppendUtf8(create.o.get(), "create", collection);
-  bson_iter_t it;
-  options.Init(&it);
-  while (bson_iter_next(&it)) AppendIter(create.o.get(), IterKey(&it), &it);
-  bson_t id_index, key;
-  BSON_APPEND_DOCUMENT_BEGIN(create.o.get(), "idIndex", &id_index);
-  BSON_APPEND_INT32(&id_index, "v", 2);
-  BSON_APPEND_DOCUMENT_BEGIN(&id_index, "key", &key);
-  BSON_APPEND_INT32(&key, "_id", 1);
-  bson_append_document_end(&id_index, &key);
-  BSON_APPEND_UTF8(&id_index, "name", "_id_");
-  bson_append_document_end(create.o.get(), &id_index);
+  AppendUtf8(create.o.get(), "create", ns.substr(ns.find('.') + 1));
+  const bson_t given = options.AsBson();
+  bson_concat(create.o.get(), &given);
+  const BsonDoc id_index = storage::IdIndexSpec();
+  BSON_APPEND_DOCUMENT(create.o.get(), "idIndex", id_index.get());
   storage::CollectionHandle created;
   Status status = CommitCatalogChange(
       writes, ns.substr(0, ns.find('.')), entries, [&](storage::WriteUnit* also) -> Status {
