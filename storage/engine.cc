@@ -145,6 +145,20 @@ rocksdb::ReadOptions Engine::Impl::ScanReadOptions() const {
   return ro;
 }
 
+std::unique_ptr<rocksdb::Iterator> Engine::Impl::NewBoundedIterator(rocksdb::ColumnFamilyHandle* cf,
+                                                                    rocksdb::ReadOptions ro,
+                                                                    rocksdb::Slice* lower,
+                                                                    rocksdb::Slice* upper,
+                                                                    const Overlay* overlay) const {
+  ro.iterate_lower_bound = lower;
+  ro.iterate_upper_bound = upper;
+  // The iterator pins its state now, not at the first Next().
+  std::unique_ptr<rocksdb::Iterator> base(db->NewIterator(ro, cf));
+  if (overlay == nullptr || overlay->empty()) return base;
+  return std::make_unique<OverlayIterator>(std::move(base), *overlay, lower->ToString(),
+                                           upper->ToString());
+}
+
 Status Engine::Impl::LastKeyInPrefix(rocksdb::ColumnFamilyHandle* cf, Prefix p, std::string* key,
                                      bool* found) const {
   *found = false;

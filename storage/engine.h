@@ -24,6 +24,7 @@
 #include "common/status.h"
 #include "storage/catalog.h"
 #include "storage/options.h"
+#include "storage/reader.h"
 
 namespace rocksdb {
 class WriteBatch;  // storage-internal: only the catalog reaches a unit's batch
@@ -33,40 +34,10 @@ namespace cairn::storage {
 
 struct CollectionState;  // engine_impl.h
 
-// Positive, increasing per collection in insertion order; never reused within a collection.
-using RecordId = int64_t;
-
 class WriteUnit;
+class Transaction;  // storage/transaction.h
 
-// Forward iteration over one collection's documents in RecordId (= insertion) order, or reverse.
-// Holds a RocksDB iterator, so it reads one consistent snapshot taken when it was made.
-class RecordCursor {
- public:
-  virtual ~RecordCursor() = default;
-  // Advances to the next record; false at the end (or on error: check status()).
-  virtual bool Next() = 0;
-  virtual RecordId id() const = 0;
-  // A view of the current document; valid until the next call to Next() or destruction.
-  virtual BsonView value() const = 0;
-  virtual Status status() const = 0;
-};
-
-// Iteration over one index's entries in key byte order within [start, end) (or the reverse).
-class IndexCursor {
- public:
-  virtual ~IndexCursor() = default;
-  virtual bool Next() = 0;
-  // Repositions within the cursor's range: forward, at the first entry with key >= target;
-  // reverse, at the last entry with key < target. The next Next() returns that entry (false when
-  // there is none), so one cursor (one snapshot) can visit several key ranges in order.
-  virtual void Seek(std::string_view target) = 0;
-  // The entry's key without the index prefix, and its value; valid until Next().
-  virtual std::string_view key() const = 0;
-  virtual std::string_view value() const = 0;
-  virtual Status status() const = 0;
-};
-
-class Engine {
+class Engine final : public Reader {
  public:
   // Opens (creating if asked) the database at options.path with its column families, loads the
   // catalog, and recovers from the WAL. InternalError if RocksDB cannot open it (for example
@@ -78,30 +49,16 @@ class Engine {
   Catalog& catalog();
   const Catalog& catalog() const;
 
-  // Reads one document. OK with *found=false when absent.
-  Status GetRecord(Prefix collection, RecordId id, std::string* out, bool* found) const;
-  // Reads one index entry's value by exact key (without prefix). OK with *found=false when absent.
-  Status GetIndexEntry(Prefix index, std::string_view key, std::string* value, bool* found) const;
-
-  // Which of `keys` (without prefix) have an entry in the index: one batched RocksDB MultiGet,
-  // much cheaper than a Get per key (an insert batch probes its _id keys this way).
+  // Reader: the latest committed state. IndexEntriesExist is one batched RocksDB MultiGet, much
+  // cheaper than a Get per key (an insert batch probes its _id keys this way).
+  Status GetRecord(Prefix collection, RecordId id, std::string* out, bool* found) const override;
+  Status GetIndexEntry(Prefix index, std::string_view key, std::string* value,
+                       bool* found) const override;
   Status IndexEntriesExist(Prefix index, const std::vector<std::string_view>& keys,
-                           std::vector<bool>* exist) const;
+                           std::vector<bool>* exist) const override;
 
   // The largest key (without prefix) of an index; *found false when the index is empty.
   Status LargestIndexKey(Prefix index, std::string* key, bool* found) const;
-
-  // Scans a collection's records with id > after (forward) or id < before (reverse; 0 = from
-  // the end).
-  std::unique_ptr<RecordCursor> ScanRecords(Prefix collection, RecordId after = 0) const;
-  std::unique_ptr<RecordCursor> ScanRecordsReverse(Prefix collection, RecordId before = 0) const;
-  // Scans an index's entries with start <= key < end (keys without prefix; empty end = to the
-  // end of the index).
-  std::unique_ptr<IndexCursor> ScanIndex(Prefix index, std::string_view start,
-                                         std::string_view end) const;
-  // The same range from its last entry down to its first.
-  std::unique_ptr<IndexCursor> ScanIndexReverse(Prefix index, std::string_view start,
-                                                std::string_view end) const;
 
   // Allocates the next RecordId of a collection (thread-safe, monotonic; seeded from the largest
   // stored id the first time a collection is used after open). Returns 0 (never a valid id)
@@ -118,6 +75,10 @@ class Engine {
   // Starts an atomic write: everything added to the unit commits in one RocksDB WriteBatch.
   WriteUnit BeginWrite();
 
+  // Starts a multi-document transaction: reads at a snapshot taken now, with its own writes
+  // (storage/transaction.h).
+  std::unique_ptr<Transaction> BeginTransaction();
+
   // Flushes memtables (tests, shutdown).
   Status Flush();
 
@@ -125,10 +86,19 @@ class Engine {
   // j: true waits for. Commits themselves write the WAL without syncing.
   Status SyncWal();
 
+ protected:
+  std::unique_ptr<RecordCursor> NewRecordCursor(Prefix collection, RecordId from,
+                                                bool reverse) const override;
+  std::unique_ptr<IndexCursor> NewIndexCursor(Prefix index, std::string_view start,
+                                              std::string_view end, bool reverse) const override;
+
+ public:
+  struct Impl;  // storage-internal (engine_impl.h); named by storage's own files only
+
  private:
   friend class WriteUnit;
   friend class Catalog;
-  struct Impl;
+  friend class Transaction;
   explicit Engine(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
@@ -158,7 +128,8 @@ class WriteUnit {
 
  private:
   friend class Engine;
-  friend class Catalog;  // a catalog change may commit in a unit (the oplog entry recording it)
+  friend class Catalog;      // a catalog change may commit in a unit (the oplog entry recording it)
+  friend class Transaction;  // takes a statement's writes
   // For the catalog: the unit's batch (its index entries added), and its commit that also marks
   // `dropped` collections dropped, under the same lock as the catalog's own drops.
   rocksdb::WriteBatch* batch();

@@ -13,24 +13,29 @@ namespace cairn::storage {
 
 Status Engine::IndexEntriesExist(Prefix index, const std::vector<std::string_view>& keys,
                                  std::vector<bool>* exist) const {
-  exist->assign(keys.size(), false);
-  if (keys.empty()) return Status::OK();
   std::vector<std::string> full;
   full.reserve(keys.size());
   for (std::string_view key : keys) full.push_back(IndexKey(index, key));
-  std::vector<rocksdb::Slice> slices(full.begin(), full.end());
-  std::vector<rocksdb::PinnableSlice> values(keys.size());
-  std::vector<rocksdb::Status> statuses(keys.size());
   rocksdb::ReadOptions ro;
   ro.fill_cache = true;
+  return impl_->MultiExist(ro, full, exist);
+}
+
+Status Engine::Impl::MultiExist(const rocksdb::ReadOptions& ro,
+                                const std::vector<std::string>& full,
+                                std::vector<bool>* exist) const {
+  exist->assign(full.size(), false);
+  if (full.empty()) return Status::OK();
+  std::vector<rocksdb::Slice> slices(full.begin(), full.end());
+  std::vector<rocksdb::PinnableSlice> values(full.size());
+  std::vector<rocksdb::Status> statuses(full.size());
   // MultiGet sorts its keys unless told they are sorted, and that sort (a comparator call
   // through the column family per comparison) was ~3% of an insert of 1,000 documents whose
   // _ids ascend, as generated ones do. std::string orders bytes as unsigned, as the index CF's
   // bytewise comparator does.
   const bool sorted = std::is_sorted(full.begin(), full.end());
-  impl_->db->MultiGet(ro, impl_->index_cf, keys.size(), slices.data(), values.data(),
-                      statuses.data(), sorted);
-  for (size_t i = 0; i < keys.size(); ++i) {
+  db->MultiGet(ro, index_cf, full.size(), slices.data(), values.data(), statuses.data(), sorted);
+  for (size_t i = 0; i < full.size(); ++i) {
     if (statuses[i].ok()) {
       (*exist)[i] = true;
     } else if (!statuses[i].IsNotFound()) {
@@ -63,17 +68,16 @@ namespace {
 // prefix.
 class RocksIndexCursor final : public IndexCursor {
  public:
-  RocksIndexCursor(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, rocksdb::ReadOptions ro,
-                   Prefix index, std::string lower, std::string upper, bool reverse)
+  RocksIndexCursor(const Engine::Impl& engine, const rocksdb::ReadOptions& ro,
+                   const Overlay* overlay, Prefix index, std::string lower, std::string upper,
+                   bool reverse)
       : prefix_(EncodePrefix(index)),
         lower_(std::move(lower)),
         upper_(std::move(upper)),
         reverse_(reverse) {
     lower_slice_ = rocksdb::Slice(lower_);
     upper_slice_ = rocksdb::Slice(upper_);
-    ro.iterate_lower_bound = &lower_slice_;
-    ro.iterate_upper_bound = &upper_slice_;
-    it_.reset(db->NewIterator(ro, cf));  // snapshot pinned here
+    it_ = engine.NewBoundedIterator(engine.index_cf, ro, &lower_slice_, &upper_slice_, overlay);
   }
 
   bool Next() override {
@@ -139,20 +143,19 @@ class RocksIndexCursor final : public IndexCursor {
 
 }  // namespace
 
-std::unique_ptr<IndexCursor> Engine::ScanIndex(Prefix index, std::string_view start,
-                                               std::string_view end) const {
+std::unique_ptr<IndexCursor> Engine::Impl::MakeIndexCursor(const rocksdb::ReadOptions& ro,
+                                                           const Overlay* overlay, Prefix index,
+                                                           std::string_view start,
+                                                           std::string_view end,
+                                                           bool reverse) const {
   std::string upper = end.empty() ? PrefixEnd(index) : IndexKey(index, end);
-  return std::make_unique<RocksIndexCursor>(impl_->db, impl_->index_cf, impl_->ScanReadOptions(),
-                                            index, IndexKey(index, start), std::move(upper),
-                                            /*reverse=*/false);
+  return std::make_unique<RocksIndexCursor>(*this, ro, overlay, index, IndexKey(index, start),
+                                            std::move(upper), reverse);
 }
 
-std::unique_ptr<IndexCursor> Engine::ScanIndexReverse(Prefix index, std::string_view start,
-                                                      std::string_view end) const {
-  std::string upper = end.empty() ? PrefixEnd(index) : IndexKey(index, end);
-  return std::make_unique<RocksIndexCursor>(impl_->db, impl_->index_cf, impl_->ScanReadOptions(),
-                                            index, IndexKey(index, start), std::move(upper),
-                                            /*reverse=*/true);
+std::unique_ptr<IndexCursor> Engine::NewIndexCursor(Prefix index, std::string_view start,
+                                                    std::string_view end, bool reverse) const {
+  return impl_->MakeIndexCursor(impl_->ScanReadOptions(), nullptr, index, start, end, reverse);
 }
 
 }  // namespace cairn::storage

@@ -38,15 +38,13 @@ namespace {
 // here because ReadOptions keeps pointers to them for the iterator's lifetime.
 class RocksRecordCursor final : public RecordCursor {
  public:
-  RocksRecordCursor(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, rocksdb::ReadOptions ro,
-                    std::string lower, std::string upper, bool reverse, RecordId skip)
+  RocksRecordCursor(const Engine::Impl& engine, const rocksdb::ReadOptions& ro,
+                    const Overlay* overlay, std::string lower, std::string upper, bool reverse,
+                    RecordId skip)
       : lower_(std::move(lower)), upper_(std::move(upper)), reverse_(reverse), skip_(skip) {
     lower_slice_ = rocksdb::Slice(lower_);
     upper_slice_ = rocksdb::Slice(upper_);
-    ro.iterate_lower_bound = &lower_slice_;
-    ro.iterate_upper_bound = &upper_slice_;
-    // The iterator pins its snapshot now, not at the first Next().
-    it_.reset(db->NewIterator(ro, cf));
+    it_ = engine.NewBoundedIterator(engine.documents_cf, ro, &lower_slice_, &upper_slice_, overlay);
   }
 
   bool Next() override {
@@ -98,19 +96,25 @@ class RocksRecordCursor final : public RecordCursor {
 
 }  // namespace
 
-std::unique_ptr<RecordCursor> Engine::ScanRecords(Prefix collection, RecordId after) const {
-  std::string lower = after > 0 ? RecordKey(collection, after) : EncodePrefix(collection);
-  return std::make_unique<RocksRecordCursor>(
-      impl_->db, impl_->documents_cf, impl_->ScanReadOptions(), std::move(lower),
-      PrefixEnd(collection), /*reverse=*/false, after > 0 ? after : 0);
+std::unique_ptr<RecordCursor> Engine::Impl::MakeRecordCursor(const rocksdb::ReadOptions& ro,
+                                                             const Overlay* overlay,
+                                                             Prefix collection, RecordId from,
+                                                             bool reverse) const {
+  if (reverse) {
+    // The upper bound is exclusive, so `from` itself is never returned.
+    std::string upper = from > 0 ? RecordKey(collection, from) : PrefixEnd(collection);
+    return std::make_unique<RocksRecordCursor>(*this, ro, overlay, EncodePrefix(collection),
+                                               std::move(upper), /*reverse=*/true, 0);
+  }
+  std::string lower = from > 0 ? RecordKey(collection, from) : EncodePrefix(collection);
+  return std::make_unique<RocksRecordCursor>(*this, ro, overlay, std::move(lower),
+                                             PrefixEnd(collection), /*reverse=*/false,
+                                             from > 0 ? from : 0);
 }
 
-std::unique_ptr<RecordCursor> Engine::ScanRecordsReverse(Prefix collection, RecordId before) const {
-  // The upper bound is exclusive, so `before` itself is never returned.
-  std::string upper = before > 0 ? RecordKey(collection, before) : PrefixEnd(collection);
-  return std::make_unique<RocksRecordCursor>(impl_->db, impl_->documents_cf,
-                                             impl_->ScanReadOptions(), EncodePrefix(collection),
-                                             std::move(upper), /*reverse=*/true, 0);
+std::unique_ptr<RecordCursor> Engine::NewRecordCursor(Prefix collection, RecordId from,
+                                                      bool reverse) const {
+  return impl_->MakeRecordCursor(impl_->ScanReadOptions(), nullptr, collection, from, reverse);
 }
 
 }  // namespace cairn::storage

@@ -1,77 +1,10 @@
 // WriteUnit: one client write gathered in a RocksDB WriteBatch (documents, index entries and
 // counter updates) and committed with a single db->Write, so it applies entirely or not at all.
 // Counter values are computed, written and published under Engine::Impl::commit_mu.
-#include <rocksdb/write_batch.h>
-
-#include <algorithm>
-#include <string>
-#include <vector>
-
 #include "common/mutex.h"
 #include "storage/engine_impl.h"
 
 namespace cairn::storage {
-
-struct WriteUnit::Impl {
-  struct CountDelta {
-    Prefix prefix;
-    int64_t count;
-    int64_t size;
-  };
-  // An index entry put or delete, its key and value held in `index_bytes`. Index entries are
-  // added to the batch in key order at commit: RocksDB's memtable skiplist reuses its last
-  // insert position for a following nearby key, so a sorted run of keys (random secondary-index
-  // keys above all) costs a fraction of the same keys in document order. Measured with
-  // tools/bench insert and one index on a random field: most of the write time was the
-  // memtable's search for each key's position.
-  struct IndexOp {
-    uint32_t key_offset, key_size, value_offset, value_size;
-    bool is_delete;
-  };
-
-  Engine::Impl* engine = nullptr;
-  rocksdb::WriteBatch batch;
-  std::vector<CountDelta> deltas;  // one per collection; a unit rarely touches more than one
-  std::string index_bytes;
-  std::vector<IndexOp> index_ops;
-
-  std::string_view Bytes(uint32_t offset, uint32_t size) const {
-    return std::string_view(index_bytes).substr(offset, size);
-  }
-  void AddIndexOp(const std::string& key, std::string_view value, bool is_delete) {
-    IndexOp op;
-    op.key_offset = static_cast<uint32_t>(index_bytes.size());
-    op.key_size = static_cast<uint32_t>(key.size());
-    index_bytes.append(key);
-    op.value_offset = static_cast<uint32_t>(index_bytes.size());
-    op.value_size = static_cast<uint32_t>(value.size());
-    index_bytes.append(value);
-    op.is_delete = is_delete;
-    index_ops.push_back(op);
-  }
-  // Moves the index operations into the batch in key order (stable: operations on one key keep
-  // their order, so the batch's outcome is the same as in document order).
-  void FlushIndexOps() {
-    if (index_ops.empty()) return;
-    std::stable_sort(index_ops.begin(), index_ops.end(),
-                     [this](const IndexOp& a, const IndexOp& b) {
-                       return Bytes(a.key_offset, a.key_size) < Bytes(b.key_offset, b.key_size);
-                     });
-    for (const IndexOp& op : index_ops) {
-      std::string_view key = Bytes(op.key_offset, op.key_size);
-      rocksdb::Slice k(key.data(), key.size());
-      if (op.is_delete) {
-        batch.Delete(engine->index_cf, k).PermitUncheckedError();
-      } else {
-        std::string_view value = Bytes(op.value_offset, op.value_size);
-        batch.Put(engine->index_cf, k, rocksdb::Slice(value.data(), value.size()))
-            .PermitUncheckedError();
-      }
-    }
-    index_ops.clear();
-    index_bytes.clear();
-  }
-};
 
 WriteUnit::WriteUnit(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 WriteUnit::WriteUnit(WriteUnit&&) noexcept = default;
