@@ -27,8 +27,9 @@ class ReplyBuffer;  // wire/reply_buffer.h
 namespace cairn::server {
 
 class ServerState;
-struct OpEntry;         // server/admin/op_registry.h
-struct ExplainOptions;  // server/exec/explain.h
+class TransactionScope;  // server/txn/transaction_scope.h
+struct OpEntry;          // server/admin/op_registry.h
+struct ExplainOptions;   // server/exec/explain.h
 
 // One command as received: the OP_MSG body (or OP_QUERY query) plus kind-1 document sequences.
 // Views into the request frame: valid for the duration of the handler call only.
@@ -76,6 +77,10 @@ struct CommandContext {
   // handler runs. A query takes it (QueryRequest::interrupt), a cursor keeps it (Cursor). Never
   // null.
   std::shared_ptr<InterruptSlot> interrupt = std::make_shared<InterruptSlot>();
+  // The multi-document transaction the command runs in (autocommit: false), its session checked
+  // out; null outside one. Its reads and writes go through server/txn/transaction_scope.h's
+  // ReaderFor, IdCacheFor and WritesFor.
+  TransactionScope* txn = nullptr;
 };
 
 class CommandOutcome;

@@ -36,6 +36,8 @@ const ParameterDef kParameters[] = {
      &ServerParameters::internal_query_max_blocking_sort_memory_usage_bytes, -1},
     {"maxBSONDepth", ParameterType::kInt, nullptr, nullptr, INT32_MIN, &MaxBsonDepth,
      &SetMaxBsonDepth},
+    {"transactionLifetimeLimitSeconds", ParameterType::kInt, nullptr,
+     &ServerParameters::transaction_lifetime_limit_seconds, 0},
     {"ttlMonitorEnabled", ParameterType::kBool, &ServerParameters::ttl_monitor_enabled, nullptr},
     {"ttlMonitorSleepSecs", ParameterType::kInt, nullptr, &ServerParameters::ttl_monitor_sleep_secs,
      0},

@@ -31,6 +31,9 @@ struct ServerParameters {
   // without a usable index is joined by NestedLoopJoin. Default: 100 MB, as MongoDB's.
   std::atomic<int32_t> internal_query_collection_max_data_size_bytes_to_choose_hash_join{
       kDefaultStageMemoryBytes};
+  // How long a multi-document transaction may stay open before the server aborts it (> 0).
+  // Default: 60 (transactionLifetimeLimitSeconds).
+  std::atomic<int32_t> transaction_lifetime_limit_seconds{60};
 };
 
 // The names of the settable parameters, sorted (getParameter "*").

@@ -15,6 +15,8 @@ ServerState::~ServerState() = default;
 
 void ServerState::CloseEngine() {
   ttl_monitor_.Stop();  // no pass may run on a closed engine
+  // Open transactions hold snapshots of the engine: aborted (their cursors go with them).
+  repl_.retryable().AbortExpiredTransactions(std::chrono::steady_clock::time_point::max());
   cursors_.ReapIdle(std::chrono::steady_clock::duration::zero());
   // Flushing the memtables on a clean stop spares the next start a WAL replay (2 s for 1 M
   // documents measured, against 30-40 ms after a flush).

@@ -47,7 +47,7 @@ class Engine final : public Reader {
   ~Engine();
 
   Catalog& catalog();
-  const Catalog& catalog() const;
+  const Catalog& catalog() const override;
 
   // Reader: the latest committed state. IndexEntriesExist is one batched RocksDB MultiGet, much
   // cheaper than a Get per key (an insert batch probes its _id keys this way).

@@ -51,6 +51,9 @@ class Reader {
  public:
   virtual ~Reader() = default;
 
+  // The catalog the prefixes read belong to (collections and indexes are not transactional).
+  virtual const Catalog& catalog() const = 0;
+
   // Reads one document. OK with *found=false when absent.
   virtual Status GetRecord(Prefix collection, RecordId id, std::string* out, bool* found) const = 0;
   // Reads one index entry's value by exact key (without prefix). OK with *found=false when absent.

@@ -116,6 +116,8 @@ Transaction::~Transaction() {
   impl_->engine->db->ReleaseSnapshot(impl_->snapshot);
 }
 
+const Catalog& Transaction::catalog() const { return *impl_->engine->catalog; }
+
 Status Transaction::GetRecord(Prefix collection, RecordId id, std::string* out, bool* found) const {
   return impl_->Get(impl_->documents, impl_->engine->documents_cf, RecordKey(collection, id), out,
                     found);

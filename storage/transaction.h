@@ -35,6 +35,7 @@ class Transaction final : public Reader {
   ~Transaction() override;  // releases the snapshot and the keys held
 
   // Reader: the snapshot with this transaction's writes over it.
+  const Catalog& catalog() const override;
   Status GetRecord(Prefix collection, RecordId id, std::string* out, bool* found) const override;
   Status GetIndexEntry(Prefix index, std::string_view key, std::string* value,
                        bool* found) const override;

@@ -436,8 +436,20 @@ bool InScope(const ChangeStreamSpec& spec, std::string_view ns) {
   return false;
 }
 
+bool IsTransactionEntry(BsonView entry, BsonView* ops) {
+  bson_iter_t op, o, apply_ops, lsid;
+  if (!entry.Find("op", &op) || !BSON_ITER_HOLDS_UTF8(&op) || IterUtf8(&op) != "c" ||
+      !entry.Find("lsid", &lsid) || !entry.Find("o", &o) || !BSON_ITER_HOLDS_DOCUMENT(&o) ||
+      !IterDocument(&o).Find("applyOps", &apply_ops) || !BSON_ITER_HOLDS_ARRAY(&apply_ops)) {
+    return false;
+  }
+  *ops = IterDocument(&apply_ops);
+  return true;
+}
+
 Result<bool> BuildChangeEvent(const ChangeStreamSpec& spec, BsonView entry,
-                              const ChangeEventReads& reads, bson_t* event) {
+                              const ChangeEventReads& reads, bson_t* event,
+                              const TransactionOrigin* txn) {
   bson_iter_t op_it, ns_it, o_it, ts_it;
   if (!entry.Find("op", &op_it) || !BSON_ITER_HOLDS_UTF8(&op_it) || !entry.Find("ns", &ns_it) ||
       !BSON_ITER_HOLDS_UTF8(&ns_it) || !entry.Find("o", &o_it) ||
@@ -477,6 +489,7 @@ Result<bool> BuildChangeEvent(const ChangeStreamSpec& spec, BsonView entry,
 
   ResumePoint point;
   point.ts = IterTimestamp(&ts_it);
+  if (txn != nullptr) point.op_index = txn->op_index;
   AppendEventHead(entry, point, type, spec.show_expanded_events, event);
   // The pre-image, when the stream asks for one (or derives the post-image from it).
   std::string pre_image_entry;
@@ -560,6 +573,11 @@ Result<bool> BuildChangeEvent(const ChangeStreamSpec& spec, BsonView entry,
     } else {
       BSON_APPEND_NULL(event, "fullDocumentBeforeChange");
     }
+  }
+  if (txn != nullptr) {
+    const bson_t lsid = txn->lsid.AsBson();
+    BSON_APPEND_DOCUMENT(event, "lsid", &lsid);
+    BSON_APPEND_INT64(event, "txnNumber", txn->txn_number);
   }
   return true;
 }

@@ -24,8 +24,19 @@ namespace cairn::server {
 
 struct ResumePoint {
   Timestamp ts;
+  // The change's index in its transaction's applyOps (0 outside transactions); a high-water
+  // mark (nothing of the entry at ts is left to return) holds kWholeEntry.
   uint32_t op_index = 0;
   bool from_invalidate = false;
+  static constexpr uint32_t kWholeEntry = 0xFFFFFFFFu;
+};
+
+// The committed transaction a change belongs to: its event carries lsid and txnNumber, and its
+// resume token the change's index in the transaction's applyOps.
+struct TransactionOrigin {
+  BsonView lsid;
+  int64_t txn_number = 0;
+  uint32_t op_index = 0;
 };
 
 // Appends `key`: {_data: "<hex>"}.
@@ -70,9 +81,15 @@ struct ChangeEventReads {
 
 // Appends to `event` the change event of the oplog entry `entry` (in scope), or returns false
 // when the entry makes none (no-ops, entries Cairn does not turn into events yet). Catalog
-// entries make drop, rename and dropDatabase events.
+// entries make drop, rename and dropDatabase events. A change of a transaction is one operation
+// of its applyOps entry with the entry's ts and wall, and `txn` set.
 Result<bool> BuildChangeEvent(const ChangeStreamSpec& spec, BsonView entry,
-                              const ChangeEventReads& reads, bson_t* event);
+                              const ChangeEventReads& reads, bson_t* event,
+                              const TransactionOrigin* txn = nullptr);
+
+// Whether `entry` is a committed transaction's {op: "c", o: {applyOps: [...]}} entry; *ops is
+// then its operations.
+bool IsTransactionEntry(BsonView entry, BsonView* ops);
 
 // Whether the event of `entry` ends the stream with an invalidate event: a collection's stream
 // at the drop or rename of its collection, a database's at the drop of its database.

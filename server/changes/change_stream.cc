@@ -37,8 +37,11 @@ Result<storage::RecordId> OldestEntry(const storage::Engine& engine, storage::Pr
 // from the last entry examined, after checking the oplog still holds what follows it.
 class ChangeEventSource final : public DocumentStream {
  public:
-  ChangeEventSource(ServerState& state, ChangeStreamSpec spec, storage::RecordId position)
-      : state_(state), spec_(std::move(spec)), position_(position) {
+  // `seen`: the changes of the entry at seen.ts up to seen.op_index were returned before (a
+  // resume token's; none when its ts is 0).
+  ChangeEventSource(ServerState& state, ChangeStreamSpec spec, storage::RecordId position,
+                    ResumePoint seen)
+      : state_(state), spec_(std::move(spec)), position_(position), seen_(seen) {
     oplog_ = state_.repl().oplog().prefix();
     reads_.oplog_entry = [this](Timestamp ts, std::string* entry, bool* found) -> Status {
       return state_.engine().GetRecord(oplog_, static_cast<storage::RecordId>(ts.value), entry,
@@ -83,10 +86,24 @@ class ChangeEventSource final : public DocumentStream {
       visible_ = static_cast<storage::RecordId>(state_.repl().oplog().VisibleThrough().value);
       scan_ = state_.engine().ScanRecords(oplog_, position_);
     }
-    while (scan_->Next()) {
+    for (;;) {
+      if (!transaction_.empty()) {  // the changes of a committed transaction, one by one
+        if (NextTransactionChange()) return true;
+        if (!status_.ok()) return false;
+        continue;
+      }
+      if (!scan_->Next()) break;
       if (scan_->id() > visible_) break;  // an entry below it may still be committing
       ++counters_.docs_examined;
       position_ = scan_->id();
+      BsonView ops;
+      if (IsTransactionEntry(scan_->value(), &ops)) {
+        transaction_.assign(reinterpret_cast<const char*>(scan_->value().data()),
+                            scan_->value().size());
+        transaction_index_ = 0;
+        continue;
+      }
+      if (seen_.ts.value != 0 && static_cast<uint64_t>(position_) == seen_.ts.value) continue;
       bson_reinit(&event_);
       Result<bool> made = BuildChangeEvent(spec_, scan_->value(), reads_, &event_);
       if (!made.ok()) {
@@ -109,6 +126,54 @@ class ChangeEventSource final : public DocumentStream {
   storage::RecordId record_id() const override { return 0; }
   Status status() const override { return status_; }
 
+  // The next change of the transaction entry held in transaction_ that makes an event, built
+  // into event_; false (and the entry let go) once none is left.
+  bool NextTransactionChange() {
+    const BsonView entry(reinterpret_cast<const uint8_t*>(transaction_.data()),
+                         transaction_.size());
+    BsonView ops;
+    bson_iter_t lsid, txn_number, ts, wall, op;
+    if (!IsTransactionEntry(entry, &ops) || !entry.Find("lsid", &lsid) ||
+        !BSON_ITER_HOLDS_DOCUMENT(&lsid) || !entry.Find("txnNumber", &txn_number) ||
+        !entry.Find("ts", &ts) || !ops.Init(&op)) {
+      transaction_.clear();
+      return false;
+    }
+    TransactionOrigin origin;
+    origin.lsid = IterDocument(&lsid);
+    IterAsInt64(&txn_number, &origin.txn_number);
+    const bool has_wall = entry.Find("wall", &wall);
+    uint32_t index = 0;
+    while (bson_iter_next(&op)) {
+      const uint32_t this_index = index++;
+      if (this_index < transaction_index_ || !BSON_ITER_HOLDS_DOCUMENT(&op)) continue;
+      transaction_index_ = this_index + 1;
+      if (seen_.ts.value != 0 && static_cast<uint64_t>(position_) == seen_.ts.value &&
+          this_index <= seen_.op_index) {
+        continue;  // returned before the stream was resumed
+      }
+      // The change as an entry of its own: the operation, with the transaction's ts and wall.
+      bson_reinit(change_.get());
+      const bson_t op_doc = IterDocument(&op).AsBson();
+      bson_concat(change_.get(), &op_doc);
+      AppendIter(change_.get(), "ts", &ts);
+      if (has_wall) AppendIter(change_.get(), "wall", &wall);
+      origin.op_index = this_index;
+      bson_reinit(&event_);
+      Result<bool> made = BuildChangeEvent(spec_, change_.view(), reads_, &event_, &origin);
+      if (!made.ok()) {
+        status_ = made.status();
+        return false;
+      }
+      if (*made) {
+        ++counters_.returned;
+        return true;
+      }
+    }
+    transaction_.clear();
+    return false;
+  }
+
   // The newest entry examined (a ts): what a high-water-mark token stands at.
   storage::RecordId position() const { return position_; }
   // The invalidate event was handed out: the stream has ended.
@@ -120,7 +185,13 @@ class ChangeEventSource final : public DocumentStream {
   ChangeEventReads reads_;
   storage::Prefix oplog_ = 0;
   storage::RecordId position_;
+  const ResumePoint seen_;
   storage::RecordId visible_ = 0;
+  // The transaction entry whose changes are being returned (empty: none), and the index of the
+  // next change to look at.
+  std::string transaction_;
+  uint32_t transaction_index_ = 0;
+  BsonDoc change_;  // the change being made into an event (its buffer reused)
   std::unique_ptr<storage::RecordCursor> scan_;
   bson_t event_ = BSON_INITIALIZER;
   std::string invalidating_entry_;  // the entry whose event invalidates the stream
@@ -179,6 +250,7 @@ class ChangeStreamOutput final : public DocumentStream, public BatchFields {
     if ((exhausted && !one_left) || token.empty()) {
       ResumePoint point;
       point.ts = Timestamp{static_cast<uint64_t>(source_->position())};
+      point.op_index = ResumePoint::kWholeEntry;  // everything of that entry was examined
       AppendResumeToken(cursor_doc, "postBatchResumeToken", point);
       return;
     }
@@ -247,9 +319,12 @@ Status ReplyWithChangeStream(CommandContext& ctx, std::string_view db, std::stri
   const std::optional<ResumePoint>& token =
       spec.resume_after ? spec.resume_after : spec.start_after;
   std::optional<Timestamp> resume_ts;
+  ResumePoint seen;
   if (token) {
+    // The token's entry is read again: a transaction's changes after the token's follow.
     resume_ts = token->ts;
-    position = static_cast<storage::RecordId>(token->ts.value);
+    position = static_cast<storage::RecordId>(token->ts.value) - 1;
+    seen = *token;
   } else if (spec.start_at_operation_time) {
     resume_ts = *spec.start_at_operation_time;
     position = static_cast<storage::RecordId>(spec.start_at_operation_time->value) - 1;
@@ -260,7 +335,7 @@ Status ReplyWithChangeStream(CommandContext& ctx, std::string_view db, std::stri
     if (oldest == 0 || static_cast<uint64_t>(oldest) > resume_ts->value) return HistoryLost();
   }
 
-  auto source = std::make_unique<ChangeEventSource>(ctx.state, std::move(spec), position);
+  auto source = std::make_unique<ChangeEventSource>(ctx.state, std::move(spec), position, seen);
   auto output = std::make_unique<ChangeStreamOutput>(std::move(stages), std::move(source));
   auto cursor = std::make_unique<Cursor>();
   cursor->batch_fields = output.get();

@@ -32,6 +32,7 @@
 #include "server/exec/output_targets.h"
 #include "server/exec/server_sources.h"
 #include "server/server_state.h"
+#include "server/txn/transaction_scope.h"
 
 namespace cairn::server {
 
@@ -153,7 +154,8 @@ CommandOutcome HandleAggregate(CommandContext& ctx, const CommandRequest& reques
       MakeOutputTargets(ctx.state.writes(), std::string(request.db),
                         args.GetBool("bypassDocumentValidation", false), ctx.interrupt);
   // What $lookup reads.
-  options.foreign = MakeForeignCollections(ctx.state, std::string(request.db), ctx.interrupt);
+  options.foreign = MakeForeignCollections(ctx.state, ReaderFor(ctx), IdCacheFor(ctx),
+                                           std::string(request.db), ctx.interrupt);
   // What $collStats, $currentOp and $listLocalSessions report, and the namespace they check.
   options.server_sources = MakeServerSources(ctx.state);
   options.db = std::string(request.db);
@@ -165,6 +167,13 @@ CommandOutcome HandleAggregate(CommandContext& ctx, const CommandRequest& reques
   if (explain != nullptr && explain->verbosity != ExplainVerbosity::kQueryPlanner &&
       !writes_output) {
     options.stats = std::make_shared<query::PipelineStats>();
+  }
+  if (ctx.txn != nullptr && (writes_output || first_stage == "$changeStream")) {
+    const std::string stage(writes_output ? query::LastStageName(IterDocument(&pipeline_it))
+                                          : first_stage);
+    return Status(ErrorCode::kOperationNotSupportedInTransaction,
+                  "Operation not permitted in transaction :: caused by :: Aggregation stage " +
+                      stage + " cannot run within a multi-document transaction.");
   }
   // A change stream reads the oplog through a cursor of its own (changes/change_stream.h).
   if (first_stage == "$changeStream") {
@@ -231,7 +240,7 @@ CommandOutcome HandleAggregate(CommandContext& ctx, const CommandRequest& reques
     if (options.stats != nullptr) {
       run = [&]() -> Status {
         CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<DocumentStream> input,
-                               canonical.Run(ctx.state.engine(), handle, &ctx.state.id_cache()));
+                               canonical.Run(ReaderFor(ctx), handle, IdCacheFor(ctx)));
         std::unique_ptr<query::DocumentSource> out =
             pipeline->Bind(std::move(input), /*skip_leading_match=*/true);
         while (out->Next()) {
@@ -247,8 +256,8 @@ CommandOutcome HandleAggregate(CommandContext& ctx, const CommandRequest& reques
   // documents: it reads nothing of the collection, so its input is the empty stream.
   CAIRN_ASSIGN_OR_RETURN(
       std::unique_ptr<DocumentStream> input,
-      canonical.Run(ctx.state.engine(), pipeline->starts_with_source() ? nullptr : handle,
-                    &ctx.state.id_cache()));
+      canonical.Run(ReaderFor(ctx), pipeline->starts_with_source() ? nullptr : handle,
+                    IdCacheFor(ctx)));
 
   auto cursor = std::make_unique<Cursor>();
   cursor->ns = ns;

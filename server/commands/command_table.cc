@@ -14,6 +14,8 @@ namespace {
 // name, handler, admin_only, requires_auth, help, reads_sequences, on_secondary. Keep sorted by
 // name (checked at first use).
 constexpr std::array kCommands = {
+    CommandDef{"abortTransaction", HandleAbortTransaction, true, true, "Aborts a transaction",
+               false, OnSecondary::kNever},
     CommandDef{"aggregate", HandleAggregate, false, true,
                "{ aggregate: <collection>, pipeline: [ ... ], cursor: {} }", false,
                OnSecondary::kOptIn},
@@ -29,6 +31,8 @@ constexpr std::array kCommands = {
     CommandDef{"collStats", HandleCollStats, false, true,
                "{ collStats:\"blog.posts\" , scale : 1 } scale divides sizes e.g. for KB use 1024",
                false, OnSecondary::kOptIn},
+    CommandDef{"commitTransaction", HandleCommitTransaction, true, true, "Commits a transaction",
+               false, OnSecondary::kNever},
     CommandDef{"connectionStatus", HandleConnectionStatus, false, false,
                "Returns connection-specific information such as logged-in users and their roles"},
     CommandDef{"convertToCapped", HandleConvertToCapped, false, true,

@@ -10,6 +10,7 @@
 #include "server/commands/command_args.h"
 #include "server/exec/canonical_query.h"
 #include "server/server_state.h"
+#include "server/txn/transaction_scope.h"
 
 namespace cairn::server {
 
@@ -53,8 +54,7 @@ CommandOutcome HandleCount(CommandContext& ctx, const CommandRequest& request, b
     n = std::max<int64_t>(0, ctx.state.engine().RecordCount(handle->prefix) - skip);
     if (limit > 0) n = std::min(n, limit);
   } else if (handle) {
-    CAIRN_ASSIGN_OR_RETURN(auto stream,
-                           canonical.Run(ctx.state.engine(), handle, &ctx.state.id_cache()));
+    CAIRN_ASSIGN_OR_RETURN(auto stream, canonical.Run(ReaderFor(ctx), handle, IdCacheFor(ctx)));
     while (stream->Next()) ++n;
     CAIRN_RETURN_IF_ERROR(stream->status());
   }

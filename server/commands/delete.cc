@@ -13,6 +13,7 @@
 #include "server/commands/write_statements.h"
 #include "server/exec/canonical_query.h"
 #include "server/server_state.h"
+#include "server/txn/transaction_scope.h"
 #include "server/write/collection_writer.h"
 
 namespace cairn::server {
@@ -63,12 +64,12 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
   }
   CAIRN_ASSIGN_OR_RETURN(
       std::unique_ptr<CollectionWriter> writer,
-      CollectionWriter::Open(ctx.state.writes(), ns, /*create_if_missing=*/false));
+      CollectionWriter::Open(ctx.state.writes(), ns, /*create_if_missing=*/false, WritesFor(ctx)));
   if (!writer->collection()) return Status::OK();
   const bool recorded = retry && limit == 1;  // multi-document deletes are not retryable
   if (recorded) writer->set_statement(retry->Statement(index));
-  CAIRN_ASSIGN_OR_RETURN(
-      auto stream, canonical.Run(ctx.state.engine(), writer->collection(), &ctx.state.id_cache()));
+  CAIRN_ASSIGN_OR_RETURN(auto stream,
+                         canonical.Run(ReaderFor(ctx), writer->collection(), IdCacheFor(ctx)));
   while (stream->Next()) {
     CAIRN_RETURN_IF_ERROR(writer->Remove(stream->record_id(), stream->document()));
     ++*deleted;
@@ -95,7 +96,8 @@ CommandOutcome HandleDelete(CommandContext& ctx, const CommandRequest& request, 
     CAIRN_RETURN_IF_ERROR(StatementCollationField("delete", "deletes", statement).status());
   }
   CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
-  bool ordered = args.GetBool("ordered", true);
+  // A transaction stops at its first error, ordered or not (it is aborted then).
+  bool ordered = args.GetBool("ordered", true) || ctx.txn != nullptr;
   // The command's `let` variables and $$NOW, shared by every statement's $expr.
   CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const query::ExpressionContext> let,
                          query::ExpressionContext::Make(args.GetDocument("let")));
@@ -119,6 +121,7 @@ CommandOutcome HandleDelete(CommandContext& ctx, const CommandRequest& request, 
     }
   }
   AppendCount(reply, "n", n);
+  if (!errors.empty()) CAIRN_RETURN_IF_ERROR(TransientWriteError(ctx, errors.front().status));
   AppendWriteErrors(reply, errors);
   return Status::OK();
 }

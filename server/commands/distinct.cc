@@ -16,6 +16,7 @@
 #include "server/commands/command_args.h"
 #include "server/exec/canonical_query.h"
 #include "server/server_state.h"
+#include "server/txn/transaction_scope.h"
 
 namespace cairn::server {
 
@@ -110,8 +111,7 @@ CommandOutcome HandleDistinct(CommandContext& ctx, const CommandRequest& request
     return canonical.Explain(ctx, *ctx.explain, std::move(target), reply);
   }
   if (handle) {
-    CAIRN_ASSIGN_OR_RETURN(auto stream,
-                           canonical.Run(ctx.state.engine(), handle, &ctx.state.id_cache()));
+    CAIRN_ASSIGN_OR_RETURN(auto stream, canonical.Run(ReaderFor(ctx), handle, IdCacheFor(ctx)));
     while (stream->Next()) CollectValues(stream->document(), key, &values);
     CAIRN_RETURN_IF_ERROR(stream->status());
   }

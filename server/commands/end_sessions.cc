@@ -1,8 +1,12 @@
 // endSessions: drivers end their logical sessions on close. The sessions leave the server's
-// SessionCache ($listLocalSessions); Cairn keeps no other per-session state yet (no
-// transactions, no retryable-write records). The argument must be an array, as MongoDB checks.
+// SessionCache ($listLocalSessions), and their open multi-document transactions are aborted (mongod
+// aborts them at its next session-cache refresh; at once is the same to a client, whose driver
+// aborts before ending). Retryable-write records stay: a retry may still come. The argument must
+// be an array, as MongoDB checks.
 #include "server/commands/command_args.h"
 #include "server/server_state.h"
+
+#include <vector>
 
 namespace cairn::server {
 
@@ -17,11 +21,16 @@ CommandOutcome HandleEndSessions(CommandContext& ctx, const CommandRequest& requ
                                                 "', expected type 'array'");
   }
   ctx.connection.last_session = {};  // a later use records the session again
+  std::vector<SessionId> ended;
   bson_iter_t session;
   bson_iter_recurse(&it, &session);
   while (bson_iter_next(&session)) {
-    if (std::optional<SessionId> id = ParseSessionId(&session)) ctx.state.sessions().End(*id);
+    if (std::optional<SessionId> id = ParseSessionId(&session)) {
+      ctx.state.sessions().End(*id);
+      ended.push_back(*id);
+    }
   }
+  ctx.state.repl().retryable().AbortTransactionsOf(ended);
   return Status::OK();
 }
 

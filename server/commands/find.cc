@@ -23,6 +23,7 @@
 #include "server/exec/canonical_query.h"
 #include "server/exec/sort_stream.h"
 #include "server/exec/stream_builder.h"
+#include "server/txn/transaction_scope.h"
 
 namespace cairn::server {
 
@@ -223,8 +224,7 @@ CommandOutcome HandleFind(CommandContext& ctx, const CommandRequest& request, bs
                                  args.GetDocument("filter"), spec.skip, await_data, batch_size,
                                  reply);
   }
-  CAIRN_ASSIGN_OR_RETURN(cursor->stream,
-                         canonical.Run(ctx.state.engine(), handle, &ctx.state.id_cache()));
+  CAIRN_ASSIGN_OR_RETURN(cursor->stream, canonical.Run(ReaderFor(ctx), handle, IdCacheFor(ctx)));
   if (show_record_id || return_key) {
     cursor->stream = std::make_unique<FindOutputStream>(
         std::move(cursor->stream), std::move(cursor->projection), show_record_id, return_key);

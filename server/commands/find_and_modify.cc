@@ -16,6 +16,7 @@
 #include "server/commands/write_statements.h"
 #include "server/exec/canonical_query.h"
 #include "server/server_state.h"
+#include "server/txn/transaction_scope.h"
 #include "server/write/collection_writer.h"
 #include "server/write/write_ops.h"
 
@@ -148,14 +149,14 @@ CommandOutcome HandleFindAndModify(CommandContext& ctx, const CommandRequest& re
   }
   CAIRN_ASSIGN_OR_RETURN(
       std::unique_ptr<CollectionWriter> writer,
-      CollectionWriter::Open(ctx.state.writes(), ns, /*create_if_missing=*/upsert));
+      CollectionWriter::Open(ctx.state.writes(), ns, /*create_if_missing=*/upsert, WritesFor(ctx)));
   writer->set_bypass_document_validation(args.GetBool("bypassDocumentValidation", false));
   if (retry) writer->set_statement(retry->Statement(0));
   bool found = false;
   BsonDoc result;  // the document to return
   if (writer->collection()) {
-    CAIRN_ASSIGN_OR_RETURN(auto stream, canonical.Run(ctx.state.engine(), writer->collection(),
-                                                      &ctx.state.id_cache()));
+    CAIRN_ASSIGN_OR_RETURN(auto stream,
+                           canonical.Run(ReaderFor(ctx), writer->collection(), IdCacheFor(ctx)));
     if (stream->Next()) {
       found = true;
       BsonView doc = stream->document();

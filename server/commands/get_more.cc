@@ -10,9 +10,35 @@
 #include "server/commands/command_args.h"
 #include "server/cursor/cursor_batch.h"
 #include "server/cursor/tailable_cursor.h"
+#include "server/txn/transaction_scope.h"
 #include "wire/reply_buffer.h"
 
 namespace cairn::server {
+
+namespace {
+
+// A cursor opened in a transaction is read by that transaction's commands only, and a
+// transaction reads only its own cursors (mongod's 50739-50741).
+Status CheckCursorTransaction(CommandContext& ctx, const Cursor& cursor) {
+  const void* txn = ctx.txn != nullptr ? ctx.txn->transaction() : nullptr;
+  if (cursor.transaction == txn) return Status::OK();
+  const std::string prefix = "Cannot run getMore on cursor " + std::to_string(cursor.id);
+  if (cursor.transaction == nullptr) {
+    return Status(ErrorCode::kLocation50739,
+                  prefix + ", which was not created in a transaction, in transaction " +
+                      std::to_string(ctx.txn->txn_number()));
+  }
+  if (ctx.txn == nullptr) {
+    return Status(ErrorCode::kLocation50740, prefix + ", which was created in transaction " +
+                                                 std::to_string(cursor.txn_number) +
+                                                 ", without a txnNumber");
+  }
+  return Status(ErrorCode::kLocation50741,
+                prefix + ", which was created in transaction " + std::to_string(cursor.txn_number) +
+                    ", in transaction " + std::to_string(ctx.txn->txn_number()));
+}
+
+}  // namespace
 
 CommandOutcome HandleGetMore(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   bson_iter_t it;
@@ -35,6 +61,7 @@ CommandOutcome HandleGetMore(CommandContext& ctx, const CommandRequest& request,
   std::string ns = MakeNamespace(request.db, args.GetString("collection"));
   // Checked out until the pin ends: every return below gives it back, unless it is discarded.
   CAIRN_ASSIGN_OR_RETURN(CursorPin cursor, ctx.state.cursors().Pin(id, ns));
+  CAIRN_RETURN_IF_ERROR(CheckCursorTransaction(ctx, *cursor));
   if (cursor->tailable) {
     int64_t max_time_ms = args.GetInt("maxTimeMS", 0);
     if (args.Has("maxTimeMS") && !cursor->await_data) {

@@ -9,11 +9,13 @@ namespace cairn::server {
 #define CAIRN_DECLARE_HANDLER(fn) \
   CommandOutcome fn(CommandContext& ctx, const CommandRequest& request, bson_t* reply)
 
+CAIRN_DECLARE_HANDLER(HandleAbortTransaction);
 CAIRN_DECLARE_HANDLER(HandleAggregate);
 CAIRN_DECLARE_HANDLER(HandleBuildInfo);
 CAIRN_DECLARE_HANDLER(HandleCloneCollectionAsCapped);
 CAIRN_DECLARE_HANDLER(HandleCollMod);
 CAIRN_DECLARE_HANDLER(HandleCollStats);
+CAIRN_DECLARE_HANDLER(HandleCommitTransaction);
 CAIRN_DECLARE_HANDLER(HandleConnectionStatus);
 CAIRN_DECLARE_HANDLER(HandleConvertToCapped);
 CAIRN_DECLARE_HANDLER(HandleCount);

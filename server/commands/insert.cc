@@ -9,6 +9,7 @@
 #include "server/commands/retryable_write.h"
 #include "server/commands/write_statements.h"
 #include "server/server_state.h"
+#include "server/txn/transaction_scope.h"
 #include "server/write/collection_writer.h"
 
 namespace cairn::server {
@@ -24,14 +25,21 @@ CommandOutcome HandleInsert(CommandContext& ctx, const CommandRequest& request, 
                                                       {"stmtId", kArgNumber}}));
   CAIRN_ASSIGN_OR_RETURN(std::vector<BsonView> documents, WriteStatements(request, "documents"));
   CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
-  bool ordered = args.GetBool("ordered", true);
+  // A transaction stops at its first error, ordered or not (it is aborted then).
+  bool ordered = args.GetBool("ordered", true) || ctx.txn != nullptr;
   std::string ns = MakeNamespace(request.db, collection);
   CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<RetryableWrite> retry,
                          RetryableWrite::Begin(ctx, request, args));
 
-  CAIRN_ASSIGN_OR_RETURN(
-      std::unique_ptr<CollectionWriter> writer,
-      CollectionWriter::Open(ctx.state.writes(), ns, /*create_if_missing=*/true));
+  Result<std::unique_ptr<CollectionWriter>> opened =
+      CollectionWriter::Open(ctx.state.writes(), ns, /*create_if_missing=*/true, WritesFor(ctx));
+  if (!opened.ok() && opened.status().code() == ErrorCode::kOperationNotSupportedInTransaction) {
+    // A capped collection in a transaction: mongod refuses the first statement as a write error.
+    AppendCount(reply, "n", 0);
+    AppendWriteErrors(reply, {{0, opened.status()}});
+    return Status::OK();
+  }
+  CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<CollectionWriter> writer, std::move(opened));
   writer->set_bypass_document_validation(args.GetBool("bypassDocumentValidation", false));
   // Shape every document first, then probe all their _ids in one batched read (valid for the
   // whole command: it commits once, at the end).
@@ -70,6 +78,7 @@ CommandOutcome HandleInsert(CommandContext& ctx, const CommandRequest& request, 
   CAIRN_RETURN_IF_ERROR(writer->Commit());
   if (retry) retry->Committed();
   AppendCount(reply, "n", inserted);
+  if (!errors.empty()) CAIRN_RETURN_IF_ERROR(TransientWriteError(ctx, errors.front().status));
   AppendWriteErrors(reply, errors);
   return Status::OK();
 }

@@ -12,6 +12,8 @@ Result<std::unique_ptr<RetryableWrite>> RetryableWrite::Begin(CommandContext& ct
   if (!request.body.Find("txnNumber", &txn) || !request.body.Find("lsid", &lsid)) {
     return std::unique_ptr<RetryableWrite>();
   }
+  // In a multi-document transaction the statements are the transaction's (server/txn/).
+  if (ctx.txn != nullptr) return std::unique_ptr<RetryableWrite>();
   if (!ctx.state.repl().primary())
     return std::unique_ptr<RetryableWrite>();  // refused on a standalone
   std::unique_ptr<RetryableWrite> write(new RetryableWrite());

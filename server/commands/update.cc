@@ -14,6 +14,7 @@
 #include "server/commands/write_statements.h"
 #include "server/exec/canonical_query.h"
 #include "server/server_state.h"
+#include "server/txn/transaction_scope.h"
 #include "server/write/collection_writer.h"
 #include "server/write/write_ops.h"
 
@@ -100,13 +101,13 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
   }
   CAIRN_ASSIGN_OR_RETURN(
       std::unique_ptr<CollectionWriter> writer,
-      CollectionWriter::Open(ctx.state.writes(), ns, /*create_if_missing=*/upsert));
+      CollectionWriter::Open(ctx.state.writes(), ns, /*create_if_missing=*/upsert, WritesFor(ctx)));
   writer->set_bypass_document_validation(bypass_validation);
   if (recorded) writer->set_statement(retry->Statement(index));
   if (writer->collection()) {
     // Built after the writer holds the collection lock, so it sees every committed write.
-    CAIRN_ASSIGN_OR_RETURN(auto stream, canonical.Run(ctx.state.engine(), writer->collection(),
-                                                      &ctx.state.id_cache()));
+    CAIRN_ASSIGN_OR_RETURN(auto stream,
+                           canonical.Run(ReaderFor(ctx), writer->collection(), IdCacheFor(ctx)));
     while (stream->Next()) {
       ++result->matched;
       BsonDoc new_doc;
@@ -158,7 +159,8 @@ CommandOutcome HandleUpdate(CommandContext& ctx, const CommandRequest& request, 
     CAIRN_RETURN_IF_ERROR(StatementCollationField("update", "updates", statement).status());
   }
   CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
-  bool ordered = args.GetBool("ordered", true);
+  // A transaction stops at its first error, ordered or not (it is aborted then).
+  bool ordered = args.GetBool("ordered", true) || ctx.txn != nullptr;
   const bool bypass_validation = args.GetBool("bypassDocumentValidation", false);
   // The command's `let` variables and $$NOW, shared by every statement.
   CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const query::ExpressionContext> let,
@@ -214,6 +216,7 @@ CommandOutcome HandleUpdate(CommandContext& ctx, const CommandRequest& request, 
     }
     bson_append_array_end(reply, &array);
   }
+  if (!errors.empty()) CAIRN_RETURN_IF_ERROR(TransientWriteError(ctx, errors.front().status));
   AppendWriteErrors(reply, errors);
   return Status::OK();
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/interrupt.h"
+#include "server/txn/transaction_scope.h"
 #include "wire/message.h"
 
 namespace cairn::server {
@@ -247,6 +248,10 @@ void DropPreparedBatch(Cursor& cursor) {
 Status ReplyWithFirstBatch(CommandContext& ctx, std::unique_ptr<Cursor> cursor, int64_t batch_size,
                            bool single_batch, bson_t* reply) {
   cursor->interrupt = ctx.interrupt;
+  if (ctx.txn != nullptr) {
+    cursor->transaction = ctx.txn->transaction();
+    cursor->txn_number = ctx.txn->txn_number();
+  }
   Interruptible* op = ctx.interrupt->op();
   int64_t max_docs = batch_size > 0 ? batch_size : kDefaultFirstBatchDocs;
   if (single_batch && batch_size <= 0) max_docs = 0;

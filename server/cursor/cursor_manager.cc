@@ -145,6 +145,20 @@ bool CursorManager::Kill(int64_t id) {
   return false;
 }
 
+void CursorManager::KillTransactionCursors(const void* transaction) {
+  std::vector<std::unique_ptr<Cursor>> doomed;  // destroyed outside the lock
+  MutexLock lock(&mu_);
+  for (auto it = idle_.begin(); it != idle_.end();) {
+    if (it->second->transaction == transaction) {
+      UncountIdle(*it->second);
+      doomed.push_back(std::move(it->second));
+      it = idle_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
 size_t CursorManager::ReapIdle(Clock::duration timeout) {
   std::vector<std::unique_ptr<Cursor>> doomed;
   {

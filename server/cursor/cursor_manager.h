@@ -78,6 +78,11 @@ struct Cursor {
   // Fields the cursor adds to every batch reply after the documents (a change stream's
   // postBatchResumeToken: changes/change_stream.h); part of its stream. Null: none.
   const BatchFields* batch_fields = nullptr;
+  // The multi-document transaction the cursor was opened in (server/txn/session_transaction.h;
+  // null: none), and its number: only that transaction's getMores read it, and it is killed when
+  // the transaction ends (its streams read the transaction's snapshot).
+  const void* transaction = nullptr;
+  int64_t txn_number = 0;
   // The slot its streams check for interruption (the command's, common/interrupt.h): each batch
   // points it at the operation pulling it (FillBatch). Null: nothing in the streams checks.
   std::shared_ptr<InterruptSlot> interrupt;
@@ -136,6 +141,9 @@ class CursorManager {
   void Discard(std::unique_ptr<Cursor> cursor);
   // Kills a cursor: true if it existed (idle or checked out).
   bool Kill(int64_t id);
+  // Kills the cursors opened in `transaction`, which has ended. (None of them is checked out: a
+  // transaction's cursor is read only by its own commands, which hold its session.)
+  void KillTransactionCursors(const void* transaction);
   // Destroys cursors idle longer than `timeout`; returns how many.
   size_t ReapIdle(Clock::duration timeout);
   size_t open_count() const;

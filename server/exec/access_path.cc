@@ -112,7 +112,7 @@ IndexScanSpec BaseSpec(const storage::CollectionEntry& collection, const QuerySp
 // One index: FETCH → IXSCAN; or, when its bounds answer the whole filter, a count of keys
 // (COUNT_SCAN) for count, or the documents built from the keys (covered) for a find whose
 // projection the index holds.
-ScanBuild BuildSingleScan(const storage::Engine& engine, const storage::CollectionEntry& collection,
+ScanBuild BuildSingleScan(const storage::Reader& reader, const storage::CollectionEntry& collection,
                           IndexRef chosen, index::IndexScanPlan scan, const QuerySpec& spec,
                           IdCache* record_cache) {
   const IndexHandle& index = chosen.handle();
@@ -152,12 +152,12 @@ ScanBuild BuildSingleScan(const storage::Engine& engine, const storage::Collecti
   scan_spec.branches.push_back(std::move(branch));
   ScanBuild build;
   build.covered = scan_spec.output == IndexScanOutput::kCovered;
-  build.stream = MakeIndexScanStream(engine, std::move(scan_spec));
+  build.stream = MakeIndexScanStream(reader, std::move(scan_spec));
   return build;
 }
 
 // An OR plan: (SUBPLAN →) FETCH → OR → [IXSCAN, ...], RecordIds deduplicated across branches.
-ScanBuild BuildOrScan(const storage::Engine& engine, const storage::CollectionEntry& collection,
+ScanBuild BuildOrScan(const storage::Reader& reader, const storage::CollectionEntry& collection,
                       const std::shared_ptr<const CollectionIndexes>& indexes,
                       const std::vector<size_t>& positions, index::OrPlan plan,
                       const QuerySpec& spec, IdCache* record_cache) {
@@ -174,13 +174,13 @@ ScanBuild BuildOrScan(const storage::Engine& engine, const storage::CollectionEn
     scan_spec.branches.push_back(std::move(branch));
   }
   ScanBuild build;
-  build.stream = MakeIndexScanStream(engine, std::move(scan_spec));
+  build.stream = MakeIndexScanStream(reader, std::move(scan_spec));
   return build;
 }
 
 // find's min/max: FETCH → IXSCAN of the hinted index over [min, max), the whole filter on each
 // document.
-ScanBuild BuildMinMaxScan(const storage::Engine& engine, const storage::CollectionEntry& collection,
+ScanBuild BuildMinMaxScan(const storage::Reader& reader, const storage::CollectionEntry& collection,
                           IndexRef chosen, index::IndexScanRanges ranges, const QuerySpec& spec,
                           IdCache* record_cache) {
   const IndexHandle& index = chosen.handle();
@@ -209,13 +209,13 @@ ScanBuild BuildMinMaxScan(const storage::Engine& engine, const storage::Collecti
   };
   scan_spec.branches.push_back(std::move(branch));
   ScanBuild build;
-  build.stream = MakeIndexScanStream(engine, std::move(scan_spec));
+  build.stream = MakeIndexScanStream(reader, std::move(scan_spec));
   return build;
 }
 
 // distinct: PROJECTION_COVERED → DISTINCT_SCAN, one document per value of the index's first
 // field (the key), skipping the other keys with that value.
-ScanBuild BuildDistinctScan(const storage::Engine& engine,
+ScanBuild BuildDistinctScan(const storage::Reader& reader,
                             const storage::CollectionEntry& collection, IndexRef chosen,
                             index::IndexScanPlan scan, const QuerySpec& spec) {
   const IndexHandle& index = chosen.handle();
@@ -240,13 +240,13 @@ ScanBuild BuildDistinctScan(const storage::Engine& engine,
     BSON_APPEND_DOCUMENT(f, "transformBy", transform.get());
   };
   ScanBuild build;
-  build.stream = MakeIndexScanStream(engine, std::move(scan_spec));
+  build.stream = MakeIndexScanStream(reader, std::move(scan_spec));
   return build;
 }
 
 }  // namespace
 
-Result<AccessPath> PlanAccessPath(const storage::Engine& engine,
+Result<AccessPath> PlanAccessPath(const storage::Reader& reader,
                                   const storage::CollectionHandle& collection,
                                   const QuerySpec& spec, IdCache* record_cache,
                                   bool with_rejected) {
@@ -285,14 +285,14 @@ Result<AccessPath> PlanAccessPath(const storage::Engine& engine,
       size_t chosen = positions[*input.hint];
       CAIRN_ASSIGN_OR_RETURN(index::IndexScanRanges ranges,
                              index::MinMaxRanges(*all[chosen].descriptor, spec.min, spec.max));
-      build = BuildMinMaxScan(engine, *handle, IndexRef{compiled, chosen}, std::move(ranges), spec,
+      build = BuildMinMaxScan(reader, *handle, IndexRef{compiled, chosen}, std::move(ranges), spec,
                               record_cache);
       used.push_back(chosen);
     } else if (std::optional<index::IndexScanPlan> distinct =
                    spec.distinct_key.empty() ? std::nullopt
                                              : index::PlanDistinctScan(input, spec.distinct_key)) {
       size_t chosen = positions[distinct->index];
-      build = BuildDistinctScan(engine, *handle, IndexRef{compiled, chosen}, std::move(*distinct),
+      build = BuildDistinctScan(reader, *handle, IndexRef{compiled, chosen}, std::move(*distinct),
                                 spec);
       used.push_back(chosen);
     } else {
@@ -300,7 +300,7 @@ Result<AccessPath> PlanAccessPath(const storage::Engine& engine,
       if (plan.index_scan) {
         size_t chosen = positions[plan.index_scan->index];
         path.provides_sort = plan.index_scan->provides_sort;
-        build = BuildSingleScan(engine, *handle, IndexRef{compiled, chosen}, *plan.index_scan, spec,
+        build = BuildSingleScan(reader, *handle, IndexRef{compiled, chosen}, *plan.index_scan, spec,
                                 record_cache);
         used.push_back(chosen);
       } else {
@@ -309,7 +309,7 @@ Result<AccessPath> PlanAccessPath(const storage::Engine& engine,
         for (const index::IndexScanPlan& branch : or_plan->branches) {
           used.push_back(positions[branch.index]);
         }
-        build = BuildOrScan(engine, *handle, compiled, positions, std::move(*or_plan), spec,
+        build = BuildOrScan(reader, *handle, compiled, positions, std::move(*or_plan), spec,
                             record_cache);
       }
     }
@@ -317,7 +317,7 @@ Result<AccessPath> PlanAccessPath(const storage::Engine& engine,
     // The scan's snapshot is pinned: if a writer recorded new multikey paths for an index it
     // reads since `handle` was read, the bounds may be too tight for keys the snapshot holds.
     if (attempt == 0) {
-      storage::CollectionHandle fresh = engine.catalog().Find(handle->ns);
+      storage::CollectionHandle fresh = reader.catalog().Find(handle->ns);
       if (fresh && fresh != handle && fresh->prefix == handle->prefix) {
         Result<std::shared_ptr<const CollectionIndexes>> now = IndexesOf(fresh);
         bool changed = !now.ok();

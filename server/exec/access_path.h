@@ -17,7 +17,7 @@
 #include "server/exec/document_stream.h"
 #include "server/exec/id_cache.h"
 #include "server/exec/query_spec.h"
-#include "storage/engine.h"
+#include "storage/reader.h"
 
 namespace cairn::server {
 
@@ -31,7 +31,7 @@ struct AccessPath {
 
 // Planning errors (an unknown hint, bad min/max) are returned. Fetched documents are read
 // through `record_cache` when it is not null.
-Result<AccessPath> PlanAccessPath(const storage::Engine& engine,
+Result<AccessPath> PlanAccessPath(const storage::Reader& reader,
                                   const storage::CollectionHandle& collection,
                                   const QuerySpec& spec, IdCache* record_cache, bool with_rejected);
 

@@ -50,9 +50,9 @@ Result<CanonicalQuery> CanonicalQuery::Parse(const QueryRequest& request) {
 }
 
 Result<std::unique_ptr<DocumentStream>> CanonicalQuery::Run(
-    const storage::Engine& engine, const storage::CollectionHandle& collection,
+    const storage::Reader& reader, const storage::CollectionHandle& collection,
     IdCache* id_cache) const {
-  return BuildQueryStream(engine, collection, spec_, id_cache);
+  return BuildQueryStream(reader, collection, spec_, id_cache);
 }
 
 Status CanonicalQuery::Explain(CommandContext& ctx, const ExplainOptions& options,

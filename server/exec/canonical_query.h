@@ -50,7 +50,7 @@ class CanonicalQuery {
   QuerySpec& spec() { return spec_; }
 
   // The plan's stream over `collection` (null: a collection that does not exist).
-  Result<std::unique_ptr<DocumentStream>> Run(const storage::Engine& engine,
+  Result<std::unique_ptr<DocumentStream>> Run(const storage::Reader& reader,
                                               const storage::CollectionHandle& collection,
                                               IdCache* id_cache) const;
   // The explain reply for this query under `target`'s root (COUNT, UPDATE, DELETE...).

@@ -14,9 +14,13 @@ namespace {
 
 class CatalogForeignCollections final : public query::ForeignCollections {
  public:
-  CatalogForeignCollections(ServerState& state, std::string db,
-                            std::shared_ptr<const InterruptSlot> interrupt)
-      : state_(state), db_(std::move(db)), interrupt_(std::move(interrupt)) {}
+  CatalogForeignCollections(ServerState& state, const storage::Reader& reader, IdCache* id_cache,
+                            std::string db, std::shared_ptr<const InterruptSlot> interrupt)
+      : state_(state),
+        reader_(reader),
+        id_cache_(id_cache),
+        db_(std::move(db)),
+        interrupt_(std::move(interrupt)) {}
 
   Result<std::unique_ptr<query::DocumentSource>> Open(
       std::string_view collection, std::shared_ptr<const query::Matcher> filter) override {
@@ -30,7 +34,7 @@ class CatalogForeignCollections final : public query::ForeignCollections {
     storage::CollectionHandle handle =
         state_.engine().catalog().Find(MakeNamespace(db_, collection));
     CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<DocumentStream> stream,
-                           BuildQueryStream(state_.engine(), handle, spec, &state_.id_cache()));
+                           BuildQueryStream(reader_, handle, spec, id_cache_));
     return std::unique_ptr<query::DocumentSource>(std::move(stream));
   }
 
@@ -42,8 +46,8 @@ class CatalogForeignCollections final : public query::ForeignCollections {
     if (handle == nullptr) return false;
     storage::RecordId record_id = 0;
     bool found = false;
-    CAIRN_RETURN_IF_ERROR(server::ReadById(state_.engine(), *handle, id, &state_.id_cache(),
-                                           document, &record_id, &found));
+    CAIRN_RETURN_IF_ERROR(
+        server::ReadById(reader_, *handle, id, id_cache_, document, &record_id, &found));
     return found;
   }
 
@@ -73,6 +77,8 @@ class CatalogForeignCollections final : public query::ForeignCollections {
 
  private:
   ServerState& state_;
+  const storage::Reader& reader_;
+  IdCache* id_cache_;
   std::string db_;
   std::shared_ptr<const InterruptSlot> interrupt_;
 };
@@ -80,8 +86,10 @@ class CatalogForeignCollections final : public query::ForeignCollections {
 }  // namespace
 
 std::shared_ptr<query::ForeignCollections> MakeForeignCollections(
-    ServerState& state, std::string db, std::shared_ptr<const InterruptSlot> interrupt) {
-  return std::make_shared<CatalogForeignCollections>(state, std::move(db), std::move(interrupt));
+    ServerState& state, const storage::Reader& reader, IdCache* id_cache, std::string db,
+    std::shared_ptr<const InterruptSlot> interrupt) {
+  return std::make_shared<CatalogForeignCollections>(state, reader, id_cache, std::move(db),
+                                                     std::move(interrupt));
 }
 
 }  // namespace cairn::server

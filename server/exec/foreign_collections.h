@@ -12,9 +12,11 @@
 
 namespace cairn::server {
 
-// The ForeignCollections of one aggregate running in database `db`; its reads are interrupted
-// through `interrupt` (the command's slot, kept by its cursor).
+// The ForeignCollections of one aggregate running in database `db`: it reads through `reader`
+// (with `id_cache`, null for none: a transaction's reads); its reads are interrupted through
+// `interrupt` (the command's slot, kept by its cursor).
 std::shared_ptr<query::ForeignCollections> MakeForeignCollections(
-    ServerState& state, std::string db, std::shared_ptr<const InterruptSlot> interrupt);
+    ServerState& state, const storage::Reader& reader, IdCache* id_cache, std::string db,
+    std::shared_ptr<const InterruptSlot> interrupt);
 
 }  // namespace cairn::server

@@ -163,16 +163,16 @@ void IdCache::InvalidateDocument(storage::Prefix collection, storage::RecordId i
 
 // Reads record `id` into *document: from the cache's small-document table when it holds it, else
 // from storage (then offered to the cache, under the ticket taken before the read).
-Status ReadRecordThroughCache(const storage::Engine& engine, storage::Prefix collection,
+Status ReadRecordThroughCache(const storage::Reader& reader, storage::Prefix collection,
                               storage::RecordId id, IdCache* cache, std::string* document,
                               bool* found) {
-  if (cache == nullptr) return engine.GetRecord(collection, id, document, found);
+  if (cache == nullptr) return reader.GetRecord(collection, id, document, found);
   if (cache->LookupDocument(collection, id, document)) {
     *found = true;
     return Status::OK();
   }
   uint64_t ticket = cache->DocumentTicket(collection, id);
-  Status status = engine.GetRecord(collection, id, document, found);
+  Status status = reader.GetRecord(collection, id, document, found);
   if (status.ok() && *found) {
     cache->FillDocument(
         collection, id, ticket,

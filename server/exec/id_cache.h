@@ -35,7 +35,7 @@
 #include <string_view>
 
 #include "common/bson_doc.h"
-#include "storage/engine.h"
+#include "storage/reader.h"
 
 namespace cairn::server {
 
@@ -103,7 +103,7 @@ class IdCache {
 // Reads record `id` of `collection` into *document (*found false when it does not exist): from
 // the cache when it holds the document, else from storage, offering what it read to the cache
 // under the ticket protocol. A null cache reads storage only.
-Status ReadRecordThroughCache(const storage::Engine& engine, storage::Prefix collection,
+Status ReadRecordThroughCache(const storage::Reader& reader, storage::Prefix collection,
                               storage::RecordId id, IdCache* cache, std::string* document,
                               bool* found);
 

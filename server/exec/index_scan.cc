@@ -18,14 +18,14 @@ constexpr std::string_view kAboveEveryKey = "\xff";
 // Walks one index's ranges: the entries within the bounds, in scan order.
 class KeyWalker {
  public:
-  KeyWalker(const storage::Engine& engine, IndexScanBranch branch, StageCounters* counters)
-      : engine_(engine),
+  KeyWalker(const storage::Reader& reader, IndexScanBranch branch, StageCounters* counters)
+      : reader_(reader),
         branch_(std::move(branch)),
         counters_(counters),
         point_lookups_(branch_.unique && branch_.ranges.exact_keys()) {
     if (!point_lookups_ && !branch_.ranges.ranges().empty()) {
-      cursor_ = branch_.reverse ? engine_.ScanIndexReverse(branch_.index, "", "")
-                                : engine_.ScanIndex(branch_.index, "", "");
+      cursor_ = branch_.reverse ? reader_.ScanIndexReverse(branch_.index, "", "")
+                                : reader_.ScanIndex(branch_.index, "", "");
       SeekRange();
     }
   }
@@ -39,7 +39,7 @@ class KeyWalker {
         const std::string& key = ranges[range_++].start;
         ++counters_->seeks;
         bool found = false;
-        status_ = engine_.GetIndexEntry(branch_.index, key, &value_, &found);
+        status_ = reader_.GetIndexEntry(branch_.index, key, &value_, &found);
         if (!status_.ok()) return false;
         if (!found) continue;
         ++counters_->keys_examined;
@@ -109,7 +109,7 @@ class KeyWalker {
     }
   }
 
-  const storage::Engine& engine_;
+  const storage::Reader& reader_;
   IndexScanBranch branch_;
   StageCounters* counters_;
   bool point_lookups_;
@@ -147,9 +147,9 @@ bool TypeRecoverable(const bson_iter_t* value) {
 
 class IndexScanStream final : public DocumentStream {
  public:
-  IndexScanStream(const storage::Engine& engine, IndexScanSpec spec)
+  IndexScanStream(const storage::Reader& reader, IndexScanSpec spec)
       : DocumentStream(StageType::kFetch),
-        engine_(engine),
+        reader_(reader),
         spec_(std::move(spec)),
         match_all_(spec_.output != IndexScanOutput::kFetch || spec_.matcher->MatchesAll()) {
     const bool is_or = spec_.branches.size() > 1;
@@ -198,7 +198,7 @@ class IndexScanStream final : public DocumentStream {
       } else {
         self_fields_ = std::move(branch.describe);
       }
-      walkers_.emplace_back(engine_, std::move(branch), counters);
+      walkers_.emplace_back(reader_, std::move(branch), counters);
     }
     if (dedup_ == nullptr) dedup_ = walkers_[0].counters();
     if (fetch_ == nullptr) fetch_ = walkers_[0].counters();
@@ -241,7 +241,7 @@ class IndexScanStream final : public DocumentStream {
         // A value whose type the key lost: this document is read instead.
       }
       bool found = false;
-      status_ = ReadRecordThroughCache(engine_, spec_.collection, id, spec_.record_cache,
+      status_ = ReadRecordThroughCache(reader_, spec_.collection, id, spec_.record_cache,
                                        &document_, &found);
       if (!status_.ok()) return false;
       ++fetch_->docs_examined;
@@ -362,7 +362,7 @@ class IndexScanStream final : public DocumentStream {
     bson_append_document_end(out, &child);
   }
 
-  const storage::Engine& engine_;
+  const storage::Reader& reader_;
   IndexScanSpec spec_;
   bool match_all_;
   std::unique_ptr<FusedStage> input_;  // the stages below this one (index_scan.h)
@@ -386,9 +386,9 @@ class IndexScanStream final : public DocumentStream {
 
 }  // namespace
 
-std::unique_ptr<DocumentStream> MakeIndexScanStream(const storage::Engine& engine,
+std::unique_ptr<DocumentStream> MakeIndexScanStream(const storage::Reader& reader,
                                                     IndexScanSpec spec) {
-  return std::make_unique<IndexScanStream>(engine, std::move(spec));
+  return std::make_unique<IndexScanStream>(reader, std::move(spec));
 }
 
 }  // namespace cairn::server

@@ -22,7 +22,7 @@
 #include "query/matcher/matcher.h"
 #include "server/exec/document_stream.h"
 #include "server/exec/id_cache.h"
-#include "storage/engine.h"
+#include "storage/reader.h"
 
 namespace cairn::server {
 
@@ -79,7 +79,7 @@ struct IndexScanSpec {
 
 // Positions the iterator (and pins its snapshot) at construction. Its index_key() is the entry
 // the current document was read through.
-std::unique_ptr<DocumentStream> MakeIndexScanStream(const storage::Engine& engine,
+std::unique_ptr<DocumentStream> MakeIndexScanStream(const storage::Reader& reader,
                                                     IndexScanSpec spec);
 
 }  // namespace cairn::server

@@ -91,7 +91,7 @@ bool HasIdKey(BsonView doc, std::string_view key) {
 
 }  // namespace
 
-Status ReadById(const storage::Engine& engine, const storage::CollectionEntry& collection,
+Status ReadById(const storage::Reader& reader, const storage::CollectionEntry& collection,
                 const bson_iter_t* id, IdCache* id_cache, std::string* document,
                 storage::RecordId* record_id, bool* found) {
   thread_local std::string key;
@@ -102,7 +102,7 @@ Status ReadById(const storage::Engine& engine, const storage::CollectionEntry& c
   // _id (a deleted document, a colliding key or a torn slot fall back to the index).
   if (id_cache != nullptr && id_cache->Lookup(collection.prefix, key, record_id)) {
     CAIRN_RETURN_IF_ERROR(
-        ReadRecordThroughCache(engine, collection.prefix, *record_id, id_cache, document, found));
+        ReadRecordThroughCache(reader, collection.prefix, *record_id, id_cache, document, found));
     if (*found &&
         HasIdKey(BsonView(reinterpret_cast<const uint8_t*>(document->data()), document->size()),
                  key)) {
@@ -111,11 +111,11 @@ Status ReadById(const storage::Engine& engine, const storage::CollectionEntry& c
     *found = false;
   }
   std::string value;
-  CAIRN_RETURN_IF_ERROR(engine.GetIndexEntry(collection.indexes[0].prefix, key, &value, found));
+  CAIRN_RETURN_IF_ERROR(reader.GetIndexEntry(collection.indexes[0].prefix, key, &value, found));
   if (!*found) return Status::OK();
   *record_id = storage::DecodeRecordId(value);
   CAIRN_RETURN_IF_ERROR(
-      ReadRecordThroughCache(engine, collection.prefix, *record_id, id_cache, document, found));
+      ReadRecordThroughCache(reader, collection.prefix, *record_id, id_cache, document, found));
   if (*found && id_cache != nullptr) id_cache->Insert(collection.prefix, key, *record_id);
   return Status::OK();
 }
@@ -126,12 +126,12 @@ namespace {
 // matches it too.
 class IdLookupStream final : public DocumentStream {
  public:
-  IdLookupStream(const storage::Engine& engine, const storage::CollectionEntry& collection,
+  IdLookupStream(const storage::Reader& reader, const storage::CollectionEntry& collection,
                  std::shared_ptr<const query::Matcher> matcher, const bson_iter_t* id,
                  IdCache* id_cache, std::shared_ptr<const CollectionIndexes> indexes)
       : DocumentStream(StageType::kIdHack), indexes_(std::move(indexes)) {
     bool found = false;
-    status_ = ReadById(engine, collection, id, id_cache, &document_, &record_id_, &found);
+    status_ = ReadById(reader, collection, id, id_cache, &document_, &record_id_, &found);
     if (!status_.ok() || !found) return;
     counters_.keys_examined = counters_.docs_examined = 1;
     Result<bool> matched = matcher->Matches(view());
@@ -232,7 +232,7 @@ void AppendExplainFilter(const query::Matcher& matcher, const char* key, bson_t*
   BSON_APPEND_DOCUMENT(out, key, parsed.get());
 }
 
-Result<QueryPlan> PlanQuery(const storage::Engine& engine,
+Result<QueryPlan> PlanQuery(const storage::Reader& reader,
                             const storage::CollectionHandle& collection, const QuerySpec& spec,
                             IdCache* id_cache, bool with_rejected) {
   QueryPlan plan;
@@ -249,26 +249,26 @@ Result<QueryPlan> PlanQuery(const storage::Engine& engine,
   if (text_score_sort && text == nullptr) return query::TextScoreNotAvailable();
   if (text != nullptr) {  // $text: the text index decides (server/exec/text_search.h)
     CAIRN_ASSIGN_OR_RETURN(std::unique_ptr<TextSearchStream> searched,
-                           MakeTextSearchStream(engine, collection, *text, spec));
+                           MakeTextSearchStream(reader, collection, *text, spec));
     stream = text_score_sort ? WithTextScoreField(std::move(searched)) : std::move(searched);
   } else if (spec.hint.empty() && spec.matcher->IdEquality(&id)) {
     std::shared_ptr<const CollectionIndexes> indexes;
     if (spec.return_key) {
       CAIRN_ASSIGN_OR_RETURN(indexes, IndexesOf(collection));
     }
-    stream = std::make_unique<IdLookupStream>(engine, *collection, spec.matcher, &id, id_cache,
+    stream = std::make_unique<IdLookupStream>(reader, *collection, spec.matcher, &id, id_cache,
                                               std::move(indexes));
   } else {
     CAIRN_ASSIGN_OR_RETURN(AccessPath path,
-                           PlanAccessPath(engine, collection, spec, id_cache, with_rejected));
+                           PlanAccessPath(reader, collection, spec, id_cache, with_rejected));
     if (path.stream) {
       stream = std::move(path.stream);
       sorted = path.provides_sort;
       plan.covered = path.covered;
       plan.rejected = std::move(path.rejected);
     } else {
-      auto cursor = spec.reverse_natural ? engine.ScanRecordsReverse(collection->prefix)
-                                         : engine.ScanRecords(collection->prefix);
+      auto cursor = spec.reverse_natural ? reader.ScanRecordsReverse(collection->prefix)
+                                         : reader.ScanRecords(collection->prefix);
       stream = std::make_unique<CollectionScanStream>(std::move(cursor), spec.matcher,
                                                       spec.reverse_natural, spec.interrupt);
     }
@@ -290,10 +290,10 @@ Result<QueryPlan> PlanQuery(const storage::Engine& engine,
 }
 
 Result<std::unique_ptr<DocumentStream>> BuildQueryStream(
-    const storage::Engine& engine, const storage::CollectionHandle& collection,
+    const storage::Reader& reader, const storage::CollectionHandle& collection,
     const QuerySpec& spec, IdCache* id_cache) {
   CAIRN_ASSIGN_OR_RETURN(QueryPlan plan,
-                         PlanQuery(engine, collection, spec, id_cache, /*with_rejected=*/false));
+                         PlanQuery(reader, collection, spec, id_cache, /*with_rejected=*/false));
   return std::move(plan.root);
 }
 

@@ -16,14 +16,14 @@
 #include "server/exec/document_stream.h"
 #include "server/exec/id_cache.h"
 #include "server/exec/query_spec.h"
-#include "storage/engine.h"
+#include "storage/reader.h"
 
 namespace cairn::server {
 
 // The document whose _id is `id` (any BSON value) into *document, with its RecordId; *found false
 // when there is none. `id_cache` (optional) names the record without the _id index and may hold
 // the document itself. The point lookup of find, and of its {_id: k} fast path.
-Status ReadById(const storage::Engine& engine, const storage::CollectionEntry& collection,
+Status ReadById(const storage::Reader& reader, const storage::CollectionEntry& collection,
                 const bson_iter_t* id, IdCache* id_cache, std::string* document,
                 storage::RecordId* record_id, bool* found);
 
@@ -38,13 +38,13 @@ struct QueryPlan {
 
 // The plan over `collection` (null = a collection that does not exist: EOF). `id_cache`
 // (optional) lets an _id point lookup skip the _id index.
-Result<QueryPlan> PlanQuery(const storage::Engine& engine,
+Result<QueryPlan> PlanQuery(const storage::Reader& reader,
                             const storage::CollectionHandle& collection, const QuerySpec& spec,
                             IdCache* id_cache, bool with_rejected);
 
 // PlanQuery's stream alone: what every command but explain runs.
 Result<std::unique_ptr<DocumentStream>> BuildQueryStream(
-    const storage::Engine& engine, const storage::CollectionHandle& collection,
+    const storage::Reader& reader, const storage::CollectionHandle& collection,
     const QuerySpec& spec, IdCache* id_cache);
 
 // The filter as explain prints it (a collection scan's "filter", "parsedQuery") under `key`;

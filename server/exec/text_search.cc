@@ -38,13 +38,13 @@ double KeyScore(std::string_view key_bytes) {
 
 class TextSearchStreamImpl final : public TextSearchStream {
  public:
-  TextSearchStreamImpl(const storage::Engine& engine, storage::Prefix collection,
+  TextSearchStreamImpl(const storage::Reader& reader, storage::Prefix collection,
                        index::TextIndexSpec spec, index::TextQuery query,
                        std::shared_ptr<const query::Matcher> matcher,
                        std::map<storage::RecordId, double> candidates,
                        std::unique_ptr<FusedStage> fetch, std::string index_name,
                        std::shared_ptr<const InterruptSlot> interrupt)
-      : engine_(engine),
+      : reader_(reader),
         collection_(collection),
         spec_(std::move(spec)),
         query_(std::move(query)),
@@ -61,7 +61,7 @@ class TextSearchStreamImpl final : public TextSearchStream {
       if (!status_.ok()) return false;
       auto current = next_++;
       bool found = false;
-      status_ = engine_.GetRecord(collection_, current->first, &document_, &found);
+      status_ = reader_.GetRecord(collection_, current->first, &document_, &found);
       if (!status_.ok()) return false;
       if (!found) continue;  // deleted since the index was read
       ++fetch_->mutable_counters().docs_examined;
@@ -109,7 +109,7 @@ class TextSearchStreamImpl final : public TextSearchStream {
     return BsonView(reinterpret_cast<const uint8_t*>(document_.data()), document_.size());
   }
 
-  const storage::Engine& engine_;
+  const storage::Reader& reader_;
   storage::Prefix collection_;
   index::TextIndexSpec spec_;
   index::TextQuery query_;
@@ -201,7 +201,7 @@ std::unique_ptr<FusedStage> TextStages(const IndexHandle& index, const index::Te
 }  // namespace
 
 Result<std::unique_ptr<TextSearchStream>> MakeTextSearchStream(
-    const storage::Engine& engine, const storage::CollectionHandle& collection,
+    const storage::Reader& reader, const storage::CollectionHandle& collection,
     const query::TextMatchExpression& text, const QuerySpec& spec) {
   CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const CollectionIndexes> indexes, IndexesOf(collection));
   const IndexHandle* text_index = nullptr;
@@ -243,7 +243,7 @@ Result<std::unique_ptr<TextSearchStream>> MakeTextSearchStream(
     std::string start;
     index::AppendValue(&start, &it);
     std::unique_ptr<storage::IndexCursor> cursor =
-        engine.ScanIndex(text_index->prefix, start, PrefixEnd(start));
+        reader.ScanIndex(text_index->prefix, start, PrefixEnd(start));
     ++term_counters.seeks;
     while (cursor->Next()) {
       std::string_view key_bytes = IndexEntryKeyBytes(false, cursor->key());
@@ -265,7 +265,7 @@ Result<std::unique_ptr<TextSearchStream>> MakeTextSearchStream(
     CAIRN_RETURN_IF_ERROR(cursor->status());
   }
   return std::unique_ptr<TextSearchStream>(new TextSearchStreamImpl(
-      engine, collection->prefix, std::move(text_spec), std::move(query), spec.matcher,
+      reader, collection->prefix, std::move(text_spec), std::move(query), spec.matcher,
       std::move(candidates), std::move(fetch), text_index->descriptor->name(), spec.interrupt));
 }
 

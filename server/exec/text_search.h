@@ -14,7 +14,7 @@
 #include "query/matcher/text_expression.h"
 #include "server/exec/document_stream.h"
 #include "server/exec/query_spec.h"
-#include "storage/engine.h"
+#include "storage/reader.h"
 
 namespace cairn::server {
 
@@ -28,7 +28,7 @@ class TextSearchStream : public DocumentStream {
 // The stream for `text` (the clause FindTextClause found in spec.matcher) over `collection`
 // (not null). The stream is TEXT_MATCH, above FETCH → IXSCAN (or → OR → IXSCAN per term).
 Result<std::unique_ptr<TextSearchStream>> MakeTextSearchStream(
-    const storage::Engine& engine, const storage::CollectionHandle& collection,
+    const storage::Reader& reader, const storage::CollectionHandle& collection,
     const query::TextMatchExpression& text, const QuerySpec& spec);
 
 // A textScore sort ({f: {$meta: "textScore"}}) orders documents by the score they carry in

@@ -16,6 +16,7 @@
 #include "server/commands/reply.h"
 #include "server/commands/write_concern.h"
 #include "server/server_state.h"
+#include "server/txn/transaction_scope.h"
 
 namespace cairn::server {
 
@@ -231,10 +232,9 @@ bool IsRetryableWriteCommand(std::string_view name) {
 // The session fields as mongod takes them (initializeOperationSessionInfo). A standalone refuses
 // a txnNumber with IllegalOperation 20: transactions and retryable writes need a replica set. A
 // primary runs a txnNumber without autocommit as a retryable write (retryable_write.h) on the
-// commands that are retryable writes, and refuses it elsewhere (50768). Multi-document
-// transactions (autocommit: false) are refused with IllegalOperation until Cairn runs them, so
-// nothing a client meant to abort can stay applied. The other combinations answer with mongod's
-// InvalidOptions reasons.
+// commands that are retryable writes, and refuses it elsewhere (50768); with autocommit: false
+// the command runs in a multi-document transaction (server/txn/transaction_scope.h). The other
+// combinations answer with mongod's InvalidOptions reasons.
 Status CheckSessionFields(const CommandDef& def, const GenericFields& generic, bool primary) {
   // A command a client may run before authenticating takes no transaction fields.
   if (!def.requires_auth) {
@@ -256,11 +256,7 @@ Status CheckSessionFields(const CommandDef& def, const GenericFields& generic, b
       return Status(ErrorCode::kIllegalOperation,
                     "Transaction numbers are only allowed on a replica set member or mongos");
     }
-    if (generic.has_autocommit) {
-      return Status(ErrorCode::kIllegalOperation,
-                    "Multi-document transactions are not supported by Cairn yet; run the "
-                    "operations without a transaction");
-    }
+    if (generic.has_autocommit) return Status::OK();  // TransactionScope checks the rest
     if (!IsRetryableWriteCommand(def.name)) {
       return Status(ErrorCode::kLocation50768,
                     "txnNumber may only be provided for multi-document transactions and retryable "
@@ -461,6 +457,35 @@ void AppendWriteConcernError(const WriteConcern& concern, bson_t* reply) {
   bson_append_document_end(reply, &error);
 }
 
+// A command with autocommit: false: the transaction's rules checked before the session is checked
+// out (their failures leave the transaction as it is), the transaction's read concern (its first
+// command's) satisfied, then the session checked out and the transaction begun or continued.
+Status EnterTransaction(ServerState& state, const CommandRequest& request, const CommandDef& def,
+                        const GenericFields& generic,
+                        const std::optional<ReadConcern>& read_concern, Interruptible& interrupt,
+                        std::unique_ptr<TransactionScope>* txn) {
+  CAIRN_ASSIGN_OR_RETURN(TransactionScope::Fields fields, TransactionScope::Parse(request));
+  const bool has_read_concern = read_concern && !read_concern->empty();
+  CAIRN_RETURN_IF_ERROR(
+      TransactionScope::CheckCommand(request, fields, has_read_concern, generic.has_write_concern));
+  if (fields.start && has_read_concern) {
+    if (read_concern->level != ReadConcernLevel::kLocal &&
+        read_concern->level != ReadConcernLevel::kMajority &&
+        read_concern->level != ReadConcernLevel::kSnapshot) {
+      return Status(ErrorCode::kInvalidOptions,
+                    "The readConcern level must be either 'local' (default), 'majority' or "
+                    "'snapshot' in order to run in a transaction");
+    }
+    if (read_concern->has_after_op_time) {
+      return Status(ErrorCode::kInvalidOptions,
+                    "The readConcern cannot specify 'afterOpTime' in a transaction");
+    }
+    CAIRN_RETURN_IF_ERROR(SatisfyReadConcern(state.repl(), *read_concern, interrupt));
+  }
+  CAIRN_ASSIGN_OR_RETURN(*txn, TransactionScope::Enter(state, fields, def.name));
+  return Status::OK();
+}
+
 // Runs a command found in the table; returns its continuation.
 Continuation RunKnownCommand(ServerState& state, ConnectionInfo& connection, const CommandDef* def,
                              const CommandRequest& request, wire::ReplyBuffer* out) {
@@ -497,11 +522,20 @@ Continuation RunKnownCommand(ServerState& state, ConnectionInfo& connection, con
     }
   }
   // The read concern: parsed, checked against the command, then satisfied (causal consistency
-  // may wait for writes still committing) before the command reads.
+  // may wait for writes still committing) before the command reads. In a transaction it is the
+  // transaction's, given by its first command only, and satisfied before its snapshot is taken.
+  std::optional<ReadConcern> read_concern;
   if (status.ok() && generic.has_read_concern) {
-    Result<ReadConcern> read_concern = ParseReadConcern(&generic.read_concern);
-    status = read_concern.status();
-    if (status.ok()) status = CheckCommandSupports(def->name, request.body, *read_concern);
+    Result<ReadConcern> parsed = ParseReadConcern(&generic.read_concern);
+    status = parsed.status();
+    if (status.ok()) read_concern = *parsed;
+  }
+  std::unique_ptr<TransactionScope> txn;
+  if (status.ok() && generic.has_autocommit) {
+    status = EnterTransaction(state, request, *def, generic, read_concern, interrupt, &txn);
+    ctx.txn = txn.get();
+  } else if (status.ok() && read_concern) {
+    status = CheckCommandSupports(def->name, request.body, *read_concern);
     if (status.ok()) status = SatisfyReadConcern(state.repl(), *read_concern, interrupt);
   }
   Continuation next;
@@ -512,11 +546,24 @@ Continuation RunKnownCommand(ServerState& state, ConnectionInfo& connection, con
     status = outcome.status();
     next = outcome.next();
   }
+  if (txn) {
+    txn->Leave(status, out->body());
+    // A transaction's cursor is read only by its commands, with the session checked out.
+    if (next.kind == Continuation::Kind::kReadAhead) next = Continuation();
+  }
   if (status.ok() && concern->sync) status = state.engine().SyncWal();
   if (status.ok() && concern->w_nodes > 1 && def->on_secondary == OnSecondary::kNever) {
     AppendWriteConcernError(*concern, out->body());
   }
-  return FinishReply(state, status, std::move(next), out);
+  next = FinishReply(state, status, std::move(next), out);
+  if (!status.ok() && generic.has_autocommit &&
+      IsTransientTransactionError(status.code(), def->name)) {
+    bson_t labels;
+    BSON_APPEND_ARRAY_BEGIN(out->body(), "errorLabels", &labels);
+    BSON_APPEND_UTF8(&labels, "0", "TransientTransactionError");
+    bson_append_array_end(out->body(), &labels);
+  }
+  return next;
 }
 
 }  // namespace

@@ -170,6 +170,7 @@ struct Server::Impl {
       : state(std::move(options), std::move(engine)),
         signals(listener, SIGINT, SIGTERM),
         reaper(listener),
+        transaction_reaper(listener),
         watchdog(listener) {
     const int n = std::max(1, state.options().io_threads);
     for (int i = 0; i < n; ++i) loops.push_back(std::make_unique<IoLoop>());
@@ -181,6 +182,7 @@ struct Server::Impl {
   ServerState state;
   asio::signal_set signals;
   asio::steady_timer reaper;
+  asio::steady_timer transaction_reaper;
   asio::steady_timer watchdog;
   std::vector<std::unique_ptr<tcp::acceptor>> acceptors;
   Mutex sessions_mu;
@@ -219,6 +221,7 @@ struct Server::Impl {
   // Keeps or releases a connection's buffers after a request, within kKeptMemoryBudget.
   void KeepOrRelease(size_t* kept, FrameBuffer& frame, wire::ReplyBuffer& out);
   void ScheduleReaper();
+  void ScheduleTransactionReaper();
   void ScheduleWatchdog();
   void CheckStalls();
   void BeginShutdown();
@@ -563,6 +566,19 @@ void Server::Impl::ScheduleReaper() {
   });
 }
 
+// Aborts the transactions open past transactionLifetimeLimitSeconds, every second (mongod checks
+// every limit/2 seconds): an abandoned transaction holds the keys it wrote, which other
+// transactions would meet as WriteConflict. A session busy with a command is left for the next
+// round (its command finds the expiry itself).
+void Server::Impl::ScheduleTransactionReaper() {
+  transaction_reaper.expires_after(std::chrono::seconds(1));
+  transaction_reaper.async_wait([this](const boost::system::error_code& ec) {
+    if (ec || stopping) return;
+    state.repl().retryable().AbortExpiredTransactions(std::chrono::steady_clock::now());
+    ScheduleTransactionReaper();
+  });
+}
+
 void Server::Impl::BeginShutdown() {
   if (stopping.exchange(true)) return;
   logging::Log(logging::Severity::kInfo, "CONTROL", 23377, "SignalHandler",
@@ -570,6 +586,7 @@ void Server::Impl::BeginShutdown() {
   boost::system::error_code ec;
   for (auto& acceptor : acceptors) acceptor->close(ec);
   reaper.cancel();
+  transaction_reaper.cancel();
   signals.cancel();
   // Running commands end at their next safe point with InterruptedAtShutdown, as in mongod.
   state.ops().KillAll(ErrorCode::kInterruptedAtShutdown);
@@ -667,6 +684,7 @@ Status Server::Run() {
     if (!ec) impl.BeginShutdown();
   });
   impl.ScheduleReaper();
+  impl.ScheduleTransactionReaper();
   impl.ScheduleWatchdog();
   impl.state.ttl_monitor().Start();
   for (auto& loop : impl.loops) {

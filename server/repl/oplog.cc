@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "server/catalog/change_stream_images.h"
-#include "server/repl/update_diff.h"
+#include "server/repl/oplog_entry.h"
 
 namespace cairn::server {
 
@@ -16,22 +16,6 @@ int64_t WallMillis() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
-}
-
-// op, ns and ui: what every entry of a collection's change starts with.
-void BeginEntry(bson_t* entry, const char* op, const storage::CollectionEntry& collection) {
-  BSON_APPEND_UTF8(entry, "op", op);
-  AppendUtf8(entry, "ns", collection.ns);
-  BSON_APPEND_BINARY(entry, "ui", BSON_SUBTYPE_UUID, collection.uuid, sizeof collection.uuid);
-}
-
-// {_id: <the document's _id>}.
-void AppendIdDocument(bson_t* entry, const char* key, BsonView doc) {
-  bson_t id_doc;
-  bson_append_document_begin(entry, key, -1, &id_doc);
-  bson_iter_t id;
-  if (doc.Find("_id", &id)) AppendIter(&id_doc, "_id", &id);
-  bson_append_document_end(entry, &id_doc);
 }
 
 }  // namespace
@@ -152,10 +136,7 @@ Status Oplog::LogInsert(storage::WriteUnit& unit, OplogUnit& pending,
                         const storage::CollectionEntry& collection, BsonView doc,
                         const StatementContext* statement) {
   bson_t* entry = Scratch(pending);
-  BeginEntry(entry, "i", collection);
-  const bson_t o = doc.AsBson();
-  BSON_APPEND_DOCUMENT(entry, "o", &o);
-  AppendIdDocument(entry, "o2", doc);
+  AppendInsertOp(entry, collection, doc);
   return Put(unit, pending, Take(pending), entry, statement);
 }
 
@@ -164,7 +145,7 @@ Result<std::optional<Timestamp>> Oplog::PutPreImage(storage::WriteUnit& unit, Op
                                                     BsonView old_doc) {
   if (!PreAndPostImagesEnabled(collection.options.view())) return std::optional<Timestamp>();
   bson_t* entry = Scratch(pending);
-  BeginEntry(entry, "n", collection);
+  BeginCollectionOp(entry, "n", collection);
   const bson_t o = old_doc.AsBson();
   BSON_APPEND_DOCUMENT(entry, "o", &o);
   const Timestamp ts = Take(pending);
@@ -184,20 +165,7 @@ Status Oplog::LogUpdate(storage::WriteUnit& unit, OplogUnit& pending,
   CAIRN_ASSIGN_OR_RETURN(std::optional<Timestamp> pre_image,
                          PutPreImage(unit, pending, collection, old_doc));
   bson_t* entry = Scratch(pending);
-  BeginEntry(entry, "u", collection);
-  if (replacement) {
-    const bson_t o = new_doc.AsBson();
-    BSON_APPEND_DOCUMENT(entry, "o", &o);
-  } else {
-    bson_t o, diff;
-    BSON_APPEND_DOCUMENT_BEGIN(entry, "o", &o);
-    BSON_APPEND_INT32(&o, "$v", 2);
-    BSON_APPEND_DOCUMENT_BEGIN(&o, "diff", &diff);
-    AppendDocumentDiff(old_doc, new_doc, &diff);
-    bson_append_document_end(&o, &diff);
-    bson_append_document_end(entry, &o);
-  }
-  AppendIdDocument(entry, "o2", new_doc);
+  AppendUpdateOp(entry, collection, old_doc, new_doc, replacement);
   AppendPreImageOpTime(entry, pre_image);
   return Put(unit, pending, Take(pending), entry, statement);
 }
@@ -208,8 +176,7 @@ Status Oplog::LogDelete(storage::WriteUnit& unit, OplogUnit& pending,
   CAIRN_ASSIGN_OR_RETURN(std::optional<Timestamp> pre_image,
                          PutPreImage(unit, pending, collection, old_doc));
   bson_t* entry = Scratch(pending);
-  BeginEntry(entry, "d", collection);
-  AppendIdDocument(entry, "o", old_doc);
+  AppendDeleteOp(entry, collection, old_doc);
   AppendPreImageOpTime(entry, pre_image);
   return Put(unit, pending, Take(pending), entry, statement);
 }
@@ -218,25 +185,32 @@ Status Oplog::LogNoop(storage::WriteUnit& unit, OplogUnit& pending,
                       const storage::CollectionEntry& collection, BsonView o, BsonView o2,
                       const StatementContext* statement) {
   bson_t* entry = Scratch(pending);
-  BeginEntry(entry, "n", collection);
-  const bson_t o_doc = o.AsBson(), o2_doc = o2.AsBson();
-  BSON_APPEND_DOCUMENT(entry, "o", &o_doc);
-  BSON_APPEND_DOCUMENT(entry, "o2", &o2_doc);
+  AppendNoopOp(entry, collection, o, o2);
   return Put(unit, pending, Take(pending), entry, statement);
 }
 
 Status Oplog::LogCommand(storage::WriteUnit& unit, OplogUnit& pending, std::string_view db,
                          const uint8_t* uuid, BsonView o, BsonView o2) {
   bson_t* entry = Scratch(pending);
+  AppendCommandOp(entry, db, uuid, o, o2);
+  return Put(unit, pending, Take(pending), entry, nullptr);
+}
+
+Status Oplog::LogTransaction(storage::WriteUnit& unit, OplogUnit& pending, BsonView ops,
+                             BsonView lsid, int64_t txn_number) {
+  bson_t* entry = Scratch(pending);
+  const bson_t lsid_doc = lsid.AsBson();
+  BSON_APPEND_DOCUMENT(entry, "lsid", &lsid_doc);
+  BSON_APPEND_INT64(entry, "txnNumber", txn_number);
   BSON_APPEND_UTF8(entry, "op", "c");
-  AppendUtf8(entry, "ns", std::string(db) + ".$cmd");
-  if (uuid != nullptr) BSON_APPEND_BINARY(entry, "ui", BSON_SUBTYPE_UUID, uuid, 16);
-  const bson_t o_doc = o.AsBson();
-  BSON_APPEND_DOCUMENT(entry, "o", &o_doc);
-  if (!o2.empty()) {
-    const bson_t o2_doc = o2.AsBson();
-    BSON_APPEND_DOCUMENT(entry, "o2", &o2_doc);
-  }
+  BSON_APPEND_UTF8(entry, "ns", "admin.$cmd");
+  bson_t o;
+  BSON_APPEND_DOCUMENT_BEGIN(entry, "o", &o);
+  const bson_t ops_array = ops.AsBson();
+  BSON_APPEND_ARRAY(&o, "applyOps", &ops_array);
+  bson_append_document_end(entry, &o);
+  // The first (and only) entry of the transaction: nothing before it (mongod's null optime).
+  AppendOpTime(entry, "prevOpTime", Timestamp{0}, -1);
   return Put(unit, pending, Take(pending), entry, nullptr);
 }
 

@@ -42,6 +42,11 @@ class Oplog final : public OplogSink {
   // The newest entry's Timestamp found by Open (none: 0).
   Timestamp newest_at_open() const { return newest_at_open_; }
 
+  // Adds a committed transaction's entry to `unit`: {lsid, txnNumber, op: "c", ns: "admin.$cmd",
+  // o: {applyOps: `ops`}, prevOpTime}, mongod's shape for a transaction that fits one entry.
+  Status LogTransaction(storage::WriteUnit& unit, OplogUnit& pending, BsonView ops, BsonView lsid,
+                        int64_t txn_number);
+
   // Writes a no-op entry {op: "n", o: `o`} in a batch of its own (the "new primary" entry).
   Result<Timestamp> LogNoop(BsonView o);
 

@@ -94,7 +94,8 @@ Result<BsonView> PrepareForInsert(BsonView doc, std::optional<BsonDoc>* storage)
 
 Result<std::unique_ptr<CollectionWriter>> CollectionWriter::Open(WriteContext& state,
                                                                  std::string_view ns,
-                                                                 bool create_if_missing) {
+                                                                 bool create_if_missing,
+                                                                 TransactionWrites* txn) {
   storage::Catalog& catalog = state.engine().catalog();
   storage::CollectionHandle collection = catalog.Find(ns);
   if (!collection && create_if_missing) {
@@ -110,16 +111,23 @@ Result<std::unique_ptr<CollectionWriter>> CollectionWriter::Open(WriteContext& s
       return Status(ErrorCode::kInternalError, "collection vanished while being created");
     }
   }
-  std::unique_ptr<CollectionWriter> writer(new CollectionWriter(state, std::move(collection)));
+  if (txn != nullptr && collection && CappedLimitsOf(*collection)) {
+    return Status(ErrorCode::kOperationNotSupportedInTransaction,
+                  "Collection '" + collection->ns +
+                      "' is a capped collection. Writes in transactions are not allowed on capped "
+                      "collections.");
+  }
+  std::unique_ptr<CollectionWriter> writer(new CollectionWriter(state, std::move(collection), txn));
   CAIRN_RETURN_IF_ERROR(writer->LoadIndexes());
   return writer;
 }
 
 // The collection's lock is taken here and released by lock_'s destructor, across member
 // functions the analysis cannot follow; the methods that read id_bound assert it is held.
-CollectionWriter::CollectionWriter(WriteContext& state,
-                                   storage::CollectionHandle collection) NO_THREAD_SAFETY_ANALYSIS
+CollectionWriter::CollectionWriter(WriteContext& state, storage::CollectionHandle collection,
+                                   TransactionWrites* txn) NO_THREAD_SAFETY_ANALYSIS
     : state_(state),
+      txn_(txn),
       collection_(std::move(collection)),
       unit_(state.engine().BeginWrite()) {
   if (collection_) {
@@ -127,6 +135,11 @@ CollectionWriter::CollectionWriter(WriteContext& state,
     shared_->lock.Lock();
     lock_.mu = &shared_->lock;
   }
+}
+
+const storage::Reader& CollectionWriter::reader() const {
+  if (txn_ != nullptr) return *txn_->storage;
+  return state_.engine();
 }
 
 CollectionWriter::HeldLock::~HeldLock() NO_THREAD_SAFETY_ANALYSIS {
@@ -147,6 +160,7 @@ Status CollectionWriter::LoadIndexes() {
   capped_ = CappedEvictor::For(state_, *collection_);
   OplogSink* oplog = state_.oplog();
   oplog_ = oplog != nullptr && oplog->Logs(collection_->ns) ? oplog : nullptr;
+  if (oplog_ != nullptr && txn_ != nullptr) oplog_ = txn_->ops;  // into the applyOps entry
   indexes_.reset();
   if (collection_->indexes.size() <= 1) return Status::OK();
   CAIRN_ASSIGN_OR_RETURN(indexes_, IndexesOf(collection_));
@@ -184,8 +198,7 @@ Result<bool> CollectionWriter::UniqueKeyTaken(size_t i, const std::string& key,
   if (pending.removed.count(key) != 0) return false;
   std::string value;
   bool found = false;
-  CAIRN_RETURN_IF_ERROR(
-      state_.engine().GetIndexEntry(indexes_->all()[i].prefix, key, &value, &found));
+  CAIRN_RETURN_IF_ERROR(reader().GetIndexEntry(indexes_->all()[i].prefix, key, &value, &found));
   return found && storage::DecodeRecordId(value) != self;
 }
 
@@ -242,19 +255,19 @@ Result<CollectionWriter::IdProbes> CollectionWriter::ProbeIds(const std::vector<
     probes.keys.push_back(std::move(key));
   }
   probes.taken.assign(docs.size(), false);
-  CAIRN_RETURN_IF_ERROR(KnowIdBound());
-  // Only keys at or below the bound can be in storage.
+  // Outside a transaction only keys at or below the bound can be in storage. (The bound follows
+  // committed writes, not a transaction's: a transaction asks for every key.)
+  if (txn_ == nullptr) CAIRN_RETURN_IF_ERROR(KnowIdBound());
   std::vector<size_t> asked;
   std::vector<std::string_view> keys;
   for (size_t i = 0; i < probes.keys.size(); ++i) {
-    if (AboveIdBound(probes.keys[i])) continue;
+    if (txn_ == nullptr && AboveIdBound(probes.keys[i])) continue;
     asked.push_back(i);
     keys.push_back(probes.keys[i]);
   }
   if (keys.empty()) return probes;
   std::vector<bool> taken;
-  CAIRN_RETURN_IF_ERROR(
-      state_.engine().IndexEntriesExist(collection_->indexes[0].prefix, keys, &taken));
+  CAIRN_RETURN_IF_ERROR(reader().IndexEntriesExist(collection_->indexes[0].prefix, keys, &taken));
   for (size_t j = 0; j < asked.size(); ++j) probes.taken[asked[j]] = taken[j];
   return probes;
 }
@@ -282,11 +295,10 @@ Status CollectionWriter::InsertWithKey(BsonView doc, std::string key,
     if (taken_in_storage.has_value()) {
       taken = *taken_in_storage;
     } else {
-      CAIRN_RETURN_IF_ERROR(KnowIdBound());
-      if (!AboveIdBound(key)) {
+      if (txn_ == nullptr) CAIRN_RETURN_IF_ERROR(KnowIdBound());
+      if (txn_ != nullptr || !AboveIdBound(key)) {
         std::string ignored;
-        CAIRN_RETURN_IF_ERROR(
-            state_.engine().GetIndexEntry(id_index.prefix, key, &ignored, &taken));
+        CAIRN_RETURN_IF_ERROR(reader().GetIndexEntry(id_index.prefix, key, &ignored, &taken));
       }
     }
   }
@@ -317,7 +329,8 @@ Status CollectionWriter::InsertWithKey(BsonView doc, std::string key,
   storage::RecordId record_id = state_.engine().NextRecordId(collection_->prefix);
   unit_.PutRecord(collection_->prefix, record_id, doc);
   if (first_unit_insert_ == 0) first_unit_insert_ = record_id;
-  state_.id_cache().FillNewDocument(collection_->prefix, record_id, doc);
+  // (A transaction's documents are cached by nobody: its commit must not race a reader's fill.)
+  if (txn_ == nullptr) state_.id_cache().FillNewDocument(collection_->prefix, record_id, doc);
   unit_.PutIndexEntry(id_index.prefix, key, storage::EncodeRecordId(record_id));
   unit_.AdjustCounts(collection_->prefix, 1, static_cast<int64_t>(doc.size()));
   if (!removed_ids_.empty()) removed_ids_.erase(key);
@@ -430,6 +443,10 @@ Status CollectionWriter::Remove(storage::RecordId id, BsonView doc) {
 }
 
 void CollectionWriter::NoteChanged(storage::RecordId id) {
+  if (txn_ != nullptr) {
+    txn_->changed.emplace_back(collection_->prefix, id);
+    return;
+  }
   changed_records_.push_back(id);
   // A record this unit inserted was cached write-through; its slot must not hold the inserted
   // version once the unit commits with a later one. Nobody can read it before then, so the slot
@@ -443,6 +460,7 @@ Status CollectionWriter::Commit() {
   if (unit_.empty()) return Status::OK();
   // Readers trust an index's multikey paths: record new ones before the keys that need them.
   CAIRN_RETURN_IF_ERROR(PublishMultikeyPaths());
+  if (txn_ != nullptr) return HandToTransaction();
   if (oplog_ != nullptr) oplog_->Flush(unit_, oplog_unit_);
   Status status = unit_.Commit();
   unit_ = state_.engine().BeginWrite();
@@ -468,12 +486,24 @@ Status CollectionWriter::Commit() {
       shared_->id_bound = *highest;
     }
   }
+  ForgetPendingKeys();
+  return status;
+}
+
+void CollectionWriter::ForgetPendingKeys() {
   inserted_ids_.clear();
   removed_ids_.clear();
   for (PendingKeys& pending : pending_keys_) {
     pending.added.clear();
     pending.removed.clear();
   }
+}
+
+Status CollectionWriter::HandToTransaction() {
+  Status status = txn_->storage->Apply(unit_);
+  txn_->collections.insert(collection_->prefix);
+  first_unit_insert_ = 0;
+  ForgetPendingKeys();
   return status;
 }
 

@@ -22,6 +22,7 @@
 #include "query/matcher/document_validator.h"
 #include "server/capped/capped_eviction.h"
 #include "server/catalog/collection_indexes.h"
+#include "server/write/transaction_writes.h"
 #include "server/write/write_context.h"
 #include "storage/engine.h"
 
@@ -40,8 +41,12 @@ class CollectionWriter final : private EvictingWriter {
   // Opens a writer on `ns` and takes its write lock. With create_if_missing a missing collection
   // is created (implicit creation, as on MongoDB's first insert); otherwise collection() is null
   // when it does not exist. The namespace must already be validated.
+  // With `txn` the writer works in that multi-document transaction (transaction_writes.h):
+  // a capped collection is refused (OperationNotSupportedInTransaction 263), and a collection
+  // created implicitly is created at once, outside the transaction.
   static Result<std::unique_ptr<CollectionWriter>> Open(WriteContext& state, std::string_view ns,
-                                                        bool create_if_missing);
+                                                        bool create_if_missing,
+                                                        TransactionWrites* txn = nullptr);
   ~CollectionWriter();
 
   const storage::CollectionHandle& collection() const { return collection_; }
@@ -86,7 +91,9 @@ class CollectionWriter final : private EvictingWriter {
     return oplog_->LogNoop(unit_, oplog_unit_, *collection_, o, o2, statement_);
   }
 
-  // Commits everything added so far in one atomic write; the writer can go on afterwards.
+  // Commits everything added so far in one atomic write; the writer can go on afterwards. In a
+  // transaction, hands it to the transaction instead (WriteConflict 112 when another transaction
+  // holds a key, or one changed since the transaction's snapshot).
   Status Commit();
   size_t pending_bytes() const { return unit_.ApproximateBytes(); }
   // The Timestamp of the newest oplog entry of the uncommitted unit (0: none, or not logged).
@@ -111,7 +118,10 @@ class CollectionWriter final : private EvictingWriter {
     std::unordered_set<std::string> removed;
   };
 
-  CollectionWriter(WriteContext& state, storage::CollectionHandle collection);
+  CollectionWriter(WriteContext& state, storage::CollectionHandle collection,
+                   TransactionWrites* txn);
+  // What the writer reads: the transaction's snapshot with its writes, or the latest state.
+  const storage::Reader& reader() const;
   Result<std::string> IdKey(BsonView doc, bson_iter_t* id) const;
   // Insert, given the document's _id key and (when known) whether storage holds it.
   Status InsertWithKey(BsonView doc, std::string key, std::optional<bool> taken_in_storage);
@@ -124,6 +134,10 @@ class CollectionWriter final : private EvictingWriter {
   Result<bool> UniqueKeyTaken(size_t i, const std::string& key, storage::RecordId self);
   // Writes the new multikey paths to the catalog (before the unit that needs them commits).
   Status PublishMultikeyPaths();
+  // Commit in a transaction: the unit's writes go to it.
+  Status HandToTransaction();
+  // After a unit is committed or handed on: the keys it added and removed are storage's now.
+  void ForgetPendingKeys();
   // Records a replaced or removed record for invalidation in the IdCache.
   void NoteChanged(storage::RecordId id);
   // Reads the _id key bound (CollectionWriteState) from storage if no writer has.
@@ -132,6 +146,7 @@ class CollectionWriter final : private EvictingWriter {
   bool AboveIdBound(std::string_view key) const;
 
   WriteContext& state_;
+  TransactionWrites* txn_ = nullptr;
   storage::CollectionHandle collection_;
   // The collection's shared write state; its lock is held for the writer's life.
   CollectionWriteState* shared_ = nullptr;

@@ -5,6 +5,7 @@
 // the server cannot be reached.
 #include <malloc.h>
 #include <unistd.h>
+#include <algorithm>
 
 #include <chrono>
 #include <cstdio>
@@ -46,6 +47,9 @@ constexpr Workload kWorkloads[] = {
      "$lookup orders → customers (benchdata), indexed, hash and nested-loop join"},
     {"change-stream", nullptr,
      "insertOne → its event at a watching client; only when named (needs a replica set)"},
+    {"transaction", nullptr,
+     "two-document transactions, and their commits alone; only when named (needs a replica "
+     "set)"},
 };
 
 void Usage(std::ostream& out) {
@@ -568,6 +572,37 @@ int Run(const Options& options) {
       FromPaired(work, ceiling, true, &r);
     }
     emit(std::move(r));
+  }
+
+  // Only when named (it needs a replica set): its own collection.
+  if (named("transaction")) {
+    Result r;
+    r.name = "transaction";
+    r.unit = "tx/s";  // two inserts and the commit
+    r.ceiling_unit = "ops/s";
+    r.ceiling_what = "the two inserts without a transaction";
+    std::unique_ptr<TransactionOp> txn = TwoDocumentTransaction(main_client.get(), options);
+    std::unique_ptr<Op> inserts = TwoInserts(main_client.get(), options);
+    Progress("transaction: two-document transactions and the inserts alone, alternating");
+    Measured work, ceiling;
+    RunPaired({txn.get()}, {inserts.get()}, options.seconds, &work, &ceiling);
+    FromPaired(work, ceiling, true, &r);
+    const bool failed = r.error.has_value();
+    emit(std::move(r));
+    if (!failed) {
+      Result commit;
+      commit.name = "transaction-commit";
+      commit.unit = "ops/s";
+      std::vector<int64_t> latencies = txn->commit_latencies_ns();
+      std::sort(latencies.begin(), latencies.end());
+      double total_s = 0;
+      for (int64_t ns : latencies) total_s += static_cast<double>(ns) / 1e9;
+      commit.figure = total_s > 0 ? static_cast<double>(latencies.size()) / total_s : 0;
+      commit.p50_us = PercentileUs(latencies, 0.50);
+      commit.p99_us = PercentileUs(latencies, 0.99);
+      commit.note = "commitTransaction alone, of the transactions above";
+      emit(std::move(commit));
+    }
   }
 
   if (selected("indexed-read")) {

@@ -82,6 +82,10 @@ std::string FormatLine(const Result& r) {
   if (r.error) return line.append("error: ").append(*r.error);
   line.append(Pad(Thousands(r.figure), 10, true)).append(" ").append(Pad(r.unit, 7));
   line.append(Pad(r.p50_us ? Latency(*r.p50_us, *r.p99_us) : std::string(), 24));
+  if (r.ceiling_what.empty()) {  // a figure without a ceiling of its own
+    if (!r.note.empty()) line.append("  ").append(r.note);
+    return line;
+  }
   std::string what = "(";
   what.append(r.ceiling_what);
   if (r.ceiling_p50_us) what.append(" ").append(Latency(*r.ceiling_p50_us, *r.ceiling_p99_us));

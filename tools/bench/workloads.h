@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "tools/bench/bench.h"
 #include "tools/bench/client.h"
@@ -48,6 +49,17 @@ std::unique_ptr<Op> ChangeEventLatencyOp(mongoc_client_t* writer, const Options&
                                          std::string* error);
 // change_stream.cc: the same insert alone (the ceiling).
 std::unique_ptr<Op> InsertOneOp(mongoc_client_t* writer, const Options& options);
+
+// transaction.cc: one two-document transaction per pass (insert with startTransaction, insert,
+// commitTransaction) on one session; its commits' latencies are kept apart. Needs a replica set.
+class TransactionOp : public Op {
+ public:
+  virtual const std::vector<int64_t>& commit_latencies_ns() const = 0;
+};
+std::unique_ptr<TransactionOp> TwoDocumentTransaction(mongoc_client_t* client,
+                                                      const Options& options);
+// transaction.cc: the same two inserts, each alone (the ceiling).
+std::unique_ptr<Op> TwoInserts(mongoc_client_t* client, const Options& options);
 
 // aggregate.cc: the benchdata shop (../shared/benchdata/gen_data.py), the data of aggregate-group
 // and aggregate-lookup: `orders` orders over `customers` customers, each customer with a copy of

@@ -67,3 +67,22 @@ test('Model.watch(): change events, updateLookup and resuming from a token', asy
   assert.equal(next.operationType, 'update');
   await resumed.close();
 });
+
+test('connection.transaction(): committed together, or rolled back with the error', async () => {
+  const Account = connection.model('Account', new mongoose.Schema({ _id: String, balance: Number }));
+  await Account.init();
+  await Account.create([{ _id: 'a', balance: 10 }, { _id: 'b', balance: 0 }]);
+  await connection.transaction(async (session) => {
+    await Account.updateOne({ _id: 'a' }, { $inc: { balance: -4 } }, { session });
+    await Account.updateOne({ _id: 'b' }, { $inc: { balance: 4 } }, { session });
+    // Inside, the transaction sees its own writes; outside, nothing yet.
+    assert.equal((await Account.findById('b').session(session).lean()).balance, 4);
+    assert.equal((await Account.findById('b').lean()).balance, 0);
+  });
+  assert.deepEqual((await Account.find().sort({ _id: 1 }).lean()).map((d) => d.balance), [6, 4]);
+  await assert.rejects(connection.transaction(async (session) => {
+    await Account.updateOne({ _id: 'a' }, { $inc: { balance: -100 } }, { session });
+    throw new Error('insufficient funds');
+  }), /insufficient funds/);
+  assert.equal((await Account.findById('a').lean()).balance, 6);
+});

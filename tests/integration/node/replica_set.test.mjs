@@ -46,6 +46,19 @@ test('mongosh initiates the set and reads rs.status() and rs.conf()', async () =
   assert.deepEqual(out, { ok: 1, state: 'PRIMARY', host, primary: true });
 });
 
+test('mongosh: session.startTransaction(), commit and abort', async () => {
+  const result = await mongosh(
+    `const s = db.getMongo().startSession(); const c = s.getDatabase('test').txn;` +
+      `s.startTransaction(); c.insertOne({_id: 1}); c.insertOne({_id: 2});` +
+      `const inside = c.countDocuments({}); const outside = db.txn.countDocuments({});` +
+      `s.commitTransaction();` +
+      `s.startTransaction(); c.insertOne({_id: 3}); s.abortTransaction();` +
+      `print(JSON.stringify({inside, outside, after: db.txn.countDocuments({})}))`);
+  assert.equal(result.code, 0, result.stderr + result.stdout);
+  const out = JSON.parse(result.stdout.trim().split('\n').pop());
+  assert.deepEqual(out, { inside: 2, outside: 0, after: 2 });
+});
+
 test('the driver discovers the primary and writes with retryable writes', async () => {
   const client = new mongodb.MongoClient(`mongodb://127.0.0.1:${server.port}/?replicaSet=rs0`,
     { serverSelectionTimeoutMS: 10_000 });

@@ -198,6 +198,38 @@ class ServerTestCase(unittest.TestCase):
         super().tearDownClass()
 
 
+class Kill9TestCase(unittest.TestCase):
+    """A server on a dbpath of the test's own that the test SIGKILLs and restarts on that dbpath
+    (kill -9 cycles). `server_args` are the server's flags."""
+
+    server_args = ()
+
+    def setUp(self):
+        self.dbpath = tempfile.mkdtemp(prefix="cairn-kill9-")
+        self.server = None
+
+    def tearDown(self):
+        if self.server is not None and self.server.alive:
+            self.kill()
+        if not os.environ.get("CAIRN_KEEP_TMP"):
+            shutil.rmtree(self.dbpath, ignore_errors=True)
+
+    def kill(self):
+        self.server.kill()
+        # Reap the log reader and its pipe (the dbpath stays for the restart).
+        self.server.stop(keep_dbpath=True, allow_unclean=True)
+        self.server.proc.stdout.close()
+
+    def start(self, **client_options):
+        """Starts (or restarts) the server on the dbpath; returns a client without retries."""
+        self.server = CairnServer(dbpath=self.dbpath, args=self.server_args).start()
+        return self.server.client(retryWrites=False, **client_options)
+
+    def stop(self):
+        self.server.stop(keep_dbpath=True)
+        self.server.proc.stdout.close()
+
+
 # -- wire protocol -------------------------------------------------------------------------
 OP_REPLY = 1
 OP_QUERY = 2004

@@ -18,8 +18,6 @@ KILL9_BUDGET_SECONDS, default 60).
 
 import os
 import random
-import shutil
-import tempfile
 import threading
 import time
 import unittest
@@ -29,7 +27,7 @@ from pymongo import ASCENDING, DESCENDING
 from pymongo.errors import ConnectionFailure, DuplicateKeyError
 from pymongo.write_concern import WriteConcern
 
-from harness import CairnServer
+from harness import Kill9TestCase
 
 CYCLES = int(os.environ.get("KILL9_CYCLES", "16"))
 SEED = int(os.environ.get("KILL9_SEED", "20251123"))
@@ -129,27 +127,7 @@ class Writer(threading.Thread):
         self.acked += 1
 
 
-class Kill9CyclesTest(unittest.TestCase):
-    def setUp(self):
-        self.dbpath = tempfile.mkdtemp(prefix="cairn-kill9-")
-        self.server = None
-
-    def tearDown(self):
-        if self.server is not None and self.server.alive:
-            self.kill()
-        if not os.environ.get("CAIRN_KEEP_TMP"):
-            shutil.rmtree(self.dbpath, ignore_errors=True)
-
-    def kill(self):
-        self.server.kill()
-        # Reap the log reader and its pipe (the dbpath stays for the restart).
-        self.server.stop(keep_dbpath=True, allow_unclean=True)
-        self.server.proc.stdout.close()
-
-    def start(self):
-        self.server = CairnServer(dbpath=self.dbpath).start()
-        return self.server.client(retryWrites=False)
-
+class Kill9CyclesTest(Kill9TestCase):
     def test_acknowledged_writes_survive_sigkill(self):
         rng = random.Random(SEED)
         started = time.monotonic()
@@ -195,8 +173,7 @@ class Kill9CyclesTest(unittest.TestCase):
             if cycles_done >= MIN_CYCLES and time.monotonic() - started > BUDGET_SECONDS:
                 break
         self.assertGreater(total_acked, cycles_done * 10, "the writers hardly wrote anything")
-        self.server.stop(keep_dbpath=True)
-        self.server.proc.stdout.close()
+        self.stop()
         print("\n%d cycles, %d acknowledged writes, %.1fs" % (cycles_done, total_acked,
                                                            time.monotonic() - started))
 

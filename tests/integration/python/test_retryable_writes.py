@@ -3,7 +3,7 @@
 A retried statement returns its original result and does not run again (also after a restart:
 the oplog holds the record); an older txnNumber gets TransactionTooOld 225; progress shows in
 config.transactions; a txnNumber on a command that is not a retryable write is refused (50768);
-transactions are refused clearly until they exist.
+a retryable write may not reuse a transaction's txnNumber (217).
 """
 
 import time
@@ -122,11 +122,17 @@ class RetryableWrites(ServerTestCase):
             run(self.server, {"find": "c", "lsid": lsid(), "txnNumber": bson.int64.Int64(1)},
                 "rules")
         self.assertEqual(caught.exception.code, 50768)
+        # A transaction's write is not visible before its commit; its txnNumber is then the
+        # transaction's, which a retryable write may not reuse (IncompleteTransactionHistory).
+        session = lsid()
+        run(self.server, {"insert": "c", "documents": [{}], "lsid": session,
+                          "txnNumber": bson.int64.Int64(1), "autocommit": False,
+                          "startTransaction": True}, "rules")
+        self.assertEqual(db.c.count_documents({}), 0)
         with self.assertRaises(OperationFailure) as caught:
-            run(self.server, {"insert": "c", "documents": [{}], "lsid": lsid(),
-                              "txnNumber": bson.int64.Int64(1), "autocommit": False,
-                              "startTransaction": True}, "rules")
-        self.assertEqual(caught.exception.code, 20)
+            run(self.server, {"insert": "c", "documents": [{}], "lsid": session,
+                              "txnNumber": bson.int64.Int64(1)}, "rules")
+        self.assertEqual(caught.exception.code, 217)
         self.assertEqual(db.c.count_documents({}), 0)
 
 

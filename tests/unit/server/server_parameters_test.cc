@@ -28,12 +28,13 @@ TEST(ServerParameters, ShouldStartWithMongoDBsDefaults) {
   EXPECT_EQ(parameters.internal_document_source_group_max_memory_bytes.load(), 100 << 20);
   EXPECT_EQ(parameters.internal_query_collection_max_data_size_bytes_to_choose_hash_join.load(),
             100 << 20);
-  EXPECT_EQ(
-      SettableParameterNames(),
-      (std::vector<std::string_view>{"internalDocumentSourceGroupMaxMemoryBytes",
-                                     "internalQueryCollectionMaxDataSizeBytesToChooseHashJoin",
-                                     "internalQueryMaxBlockingSortMemoryUsageBytes", "maxBSONDepth",
-                                     "ttlMonitorEnabled", "ttlMonitorSleepSecs"}));
+  EXPECT_EQ(parameters.transaction_lifetime_limit_seconds.load(), 60);
+  EXPECT_EQ(SettableParameterNames(),
+            (std::vector<std::string_view>{
+                "internalDocumentSourceGroupMaxMemoryBytes",
+                "internalQueryCollectionMaxDataSizeBytesToChooseHashJoin",
+                "internalQueryMaxBlockingSortMemoryUsageBytes", "maxBSONDepth",
+                "transactionLifetimeLimitSeconds", "ttlMonitorEnabled", "ttlMonitorSleepSecs"}));
   BsonDoc out;
   EXPECT_TRUE(AppendParameterValue(parameters, "ttlMonitorSleepSecs", "was", out.get()));
   EXPECT_TRUE(AppendParameterValue(parameters, "ttlMonitorEnabled", "e", out.get()));
