@@ -14,6 +14,7 @@
 #include "server/catalog/namespace.h"
 #include "server/commands/command_args.h"
 #include "server/server_state.h"
+#include "server/txn/transaction_scope.h"
 #include "server/write/catalog_change.h"
 
 namespace cairn::server {
@@ -91,16 +92,26 @@ CommandOutcome HandleCreate(CommandContext& ctx, const CommandRequest& request, 
                                                    " already exists, but with different options: " +
                                                    ToShellString(existing->options.view()));
   };
-  if (storage::CollectionHandle existing = catalog.Find(ns)) return answer_existing(existing);
+  if (storage::CollectionHandle existing = catalog.Find(ns)) {
+    // In a transaction an existing collection is an error, whatever its options (7.0).
+    if (ctx.txn != nullptr) {
+      return Status(ErrorCode::kNamespaceExists, "Collection " + ns + " already exists.");
+    }
+    return answer_existing(existing);
+  }
   if (!unsupported.empty()) {
     return Status(ErrorCode::kInvalidOptions,
                   "the '" + unsupported + "' option of create is not supported by Cairn yet");
   }
   Result<storage::CollectionHandle> created =
       CreateCollectionLogged(ctx.state.writes(), ns, options.view());
-  if (created.ok() || created.status().code() != ErrorCode::kNamespaceExists) {
-    return created.status();
+  if (created.ok()) {
+    // Created at once, outside the transaction (README, known differences 2): the transaction
+    // may still build indexes on it while it is empty.
+    if (TransactionWrites* writes = WritesFor(ctx)) writes->created.insert(created.value()->prefix);
+    return Status::OK();
   }
+  if (created.status().code() != ErrorCode::kNamespaceExists) return created.status();
   // Created meanwhile by another connection.
   if (storage::CollectionHandle existing = catalog.Find(ns)) return answer_existing(existing);
   return created.status();

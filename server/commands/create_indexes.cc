@@ -14,6 +14,7 @@
 #include "server/catalog/namespace.h"
 #include "server/commands/command_args.h"
 #include "server/server_state.h"
+#include "server/txn/transaction_scope.h"
 #include "server/write/catalog_change.h"
 
 namespace cairn::server {
@@ -73,6 +74,27 @@ Status ResolveAgainst(const std::vector<ExistingIndex>& existing, BsonView store
 std::string_view SpecName(BsonView spec) {
   bson_iter_t it;
   return spec.Find("name", &it) && BSON_ITER_HOLDS_UTF8(&it) ? IterUtf8(&it) : std::string_view();
+}
+
+// In a transaction, as in 7.0, new indexes only on a collection created in it (by this command
+// or an earlier one) and still empty: the index is built at once, outside the transaction, so
+// there must be nothing of the transaction's to index.
+Status CheckIndexBuildInTransaction(CommandContext& ctx, const storage::CollectionEntry& collection,
+                                    bool created_now) {
+  TransactionWrites* writes = WritesFor(ctx);
+  const bool created_in_transaction =
+      created_now || (writes != nullptr && writes->created.count(collection.prefix) > 0);
+  if (!created_in_transaction) {
+    return Status(ErrorCode::kOperationNotSupportedInTransaction,
+                  "Cannot create new indexes on existing collection " + collection.ns +
+                      " in a multi-document transaction.");
+  }
+  if (ReaderFor(ctx).ScanRecords(collection.prefix)->Next()) {
+    return Status(ErrorCode::kOperationNotSupportedInTransaction,
+                  "Cannot create new indexes on non-empty collection " + collection.ns +
+                      " in a multi-document transaction.");
+  }
+  return Status::OK();
 }
 
 }  // namespace
@@ -137,6 +159,7 @@ CommandOutcome HandleCreateIndexes(CommandContext& ctx, const CommandRequest& re
     if (created.ok()) {
       handle = created.value();
       created_collection = true;
+      if (TransactionWrites* writes = WritesFor(ctx)) writes->created.insert(handle->prefix);
     } else if (created.status().code() == ErrorCode::kNamespaceExists) {
       handle = catalog.Find(ns);  // another connection created it first
     } else {
@@ -170,6 +193,9 @@ CommandOutcome HandleCreateIndexes(CommandContext& ctx, const CommandRequest& re
     existing.push_back({name, to_build.back().view()});
   }
 
+  if (!to_build.empty() && ctx.txn != nullptr) {
+    CAIRN_RETURN_IF_ERROR(CheckIndexBuildInTransaction(ctx, *handle, created_collection));
+  }
   if (!to_build.empty()) {
     std::vector<std::string> names;
     index::IndexState building;

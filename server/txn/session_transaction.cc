@@ -22,18 +22,37 @@ SessionTransaction::SessionTransaction(WriteContext& writes, Oplog& oplog, Curso
 
 SessionTransaction::~SessionTransaction() { cursors_.KillTransactionCursors(this); }
 
+Status SessionTransaction::CheckCatalogUnchanged() const {
+  const storage::Catalog& catalog = write_context_.engine().catalog();
+  for (const auto& [prefix, written] : writes_.collections) {
+    storage::CollectionHandle now = catalog.Find(written.ns);
+    bool same = now && now->prefix == prefix && now->indexes.size() == written.indexes.size();
+    for (size_t i = 0; same && i < written.indexes.size(); ++i) {
+      same = now->indexes[i].prefix == written.indexes[i];
+    }
+    if (!same) {
+      return Status(ErrorCode::kWriteConflict,
+                    "WriteConflict error: collection " + written.ns +
+                        " was dropped or its indexes changed during the transaction. Please "
+                        "retry your operation or multi-document transaction.");
+    }
+  }
+  return Status::OK();
+}
+
 Result<uint64_t> SessionTransaction::Commit(BsonView lsid) NO_THREAD_SAFETY_ANALYSIS {
   if (storage_->empty()) return uint64_t{0};
   // The collections' write locks, in prefix order (std::set's): a writer outside the transaction
   // holds one from its reads to its commit, so none commits a key of this transaction between
   // the validation and the write. (Other transactions cannot: this one holds its keys.)
   std::vector<Mutex*> held;
-  for (storage::Prefix prefix : writes_.collections) {
+  for (const auto& [prefix, written] : writes_.collections) {
     Mutex* lock = &write_context_.CollectionLock(prefix);
     lock->Lock();
     held.push_back(lock);
   }
-  Status status = storage_->Validate();
+  Status status = CheckCatalogUnchanged();
+  if (status.ok()) status = storage_->Validate();
   uint64_t ts = 0;
   if (status.ok()) {
     storage::WriteUnit unit = storage_->TakeWrites();
@@ -49,7 +68,7 @@ Result<uint64_t> SessionTransaction::Commit(BsonView lsid) NO_THREAD_SAFETY_ANAL
   if (status.ok()) {
     // The _id keys committed may lie above a collection's known bound: it is read again when
     // next needed (write_context.h).
-    for (storage::Prefix prefix : writes_.collections) {
+    for (const auto& [prefix, written] : writes_.collections) {
       CollectionWriteState& state = write_context_.CollectionWrite(prefix);
       state.lock.AssertHeld();
       state.id_bound.reset();

@@ -53,6 +53,10 @@ class SessionTransaction {
   Result<uint64_t> Commit(BsonView lsid);
 
  private:
+  // WriteConflict when a collection written was dropped, or its indexes changed, after the
+  // transaction wrote to it (its writes would miss a new index). Under the collections' locks.
+  Status CheckCatalogUnchanged() const;
+
   WriteContext& write_context_;
   Oplog& oplog_;
   CursorManager& cursors_;

@@ -102,6 +102,7 @@ Result<std::unique_ptr<CollectionWriter>> CollectionWriter::Open(WriteContext& s
     Result<storage::CollectionHandle> created = CreateCollectionLogged(state, ns, BsonView());
     if (created.ok()) {
       collection = created.value();
+      if (txn != nullptr) txn->created.insert(collection->prefix);
     } else if (created.status().code() == ErrorCode::kNamespaceExists) {
       collection = catalog.Find(ns);  // another connection created it first
     } else {
@@ -501,7 +502,12 @@ void CollectionWriter::ForgetPendingKeys() {
 
 Status CollectionWriter::HandToTransaction() {
   Status status = txn_->storage->Apply(unit_);
-  txn_->collections.insert(collection_->prefix);
+  TransactionWrites::Written& written = txn_->collections[collection_->prefix];
+  written.ns = collection_->ns;
+  written.indexes.clear();
+  for (const storage::IndexEntry& index : collection_->indexes) {
+    written.indexes.push_back(index.prefix);
+  }
   first_unit_insert_ = 0;
   ForgetPendingKeys();
   return status;

@@ -6,7 +6,9 @@
 // cached copies.
 #pragma once
 
+#include <map>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -22,8 +24,17 @@ struct TransactionWrites {
   OplogSink* ops = nullptr;
   // Records replaced or removed, whose cached copies the commit invalidates.
   std::vector<std::pair<storage::Prefix, storage::RecordId>> changed;
-  // The collections written: the commit holds their write locks while it validates and writes.
-  std::set<storage::Prefix> collections;
+  // The collections written, with their namespace and index prefixes when the transaction wrote
+  // them: the commit holds their write locks while it validates and writes, and fails with
+  // WriteConflict when one was dropped or its indexes changed meanwhile (its entries would be
+  // missing from a new index).
+  struct Written {
+    std::string ns;
+    std::vector<storage::Prefix> indexes;
+  };
+  std::map<storage::Prefix, Written> collections;
+  // Collections this transaction created (an index may be created on one still empty).
+  std::set<storage::Prefix> created;
 };
 
 }  // namespace cairn::server

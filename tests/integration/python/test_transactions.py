@@ -241,6 +241,41 @@ class Transactions(ServerTestCase):
         self.assert_error(s.commit(), 251, transient=True)
         self.assertEqual(self.db.allowed.count_documents({}), 1)
 
+    def test_create_and_create_indexes_in_a_transaction(self):
+        self.db.drop_collection("fresh")
+        self.db.drop_collection("old")
+        self.db.old.insert_one({"_id": 1})
+        s = self.session().start()
+        self.assertEqual(s.run({"create": "fresh"}, start=True)["ok"], 1)
+        # On the collection just created and still empty: built.
+        reply = s.run({"createIndexes": "fresh", "indexes": [{"key": {"a": 1}, "name": "a_1"}]})
+        self.assertEqual(reply["ok"], 1, reply)
+        s.run({"insert": "fresh", "documents": [{"_id": 1, "a": 5}]})
+        self.assertEqual(s.commit()["ok"], 1)
+        self.assertEqual(self.db.fresh.find_one({"a": 5}, hint="a_1"), {"_id": 1, "a": 5})
+        s.start()
+        self.assert_error(s.run({"createIndexes": "old", "indexes": [{"key": {"b": 1},
+                                                                      "name": "b_1"}]},
+                                start=True), 263,
+                          "Cannot create new indexes on existing collection tx.old in a "
+                          "multi-document transaction.")
+        s.start()
+        self.assert_error(s.run({"create": "old"}, start=True), 48)
+
+    def test_a_collection_changed_under_the_transaction_fails_its_commit(self):
+        self.db.drop_collection("moving")
+        self.db.moving.insert_one({"_id": 1})
+        s = self.session().start()
+        s.run({"insert": "moving", "documents": [{"_id": 2, "k": 1}]}, start=True)
+        self.db.moving.create_index("k")  # the transaction's document would miss this index
+        self.assert_error(s.commit(), 112, transient=True)
+        self.assertEqual(self.db.moving.count_documents({}), 1)
+        s.start()
+        s.run({"insert": "moving", "documents": [{"_id": 3}]}, start=True)
+        self.db.drop_collection("moving")
+        self.assert_error(s.commit(), 112, transient=True)
+        self.assertEqual(self.db.moving.count_documents({}), 0)
+
     def test_capped_collections_refuse_writes_in_transactions(self):
         self.db.drop_collection("capped")
         self.db.create_collection("capped", capped=True, size=4096)
