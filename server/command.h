@@ -81,6 +81,9 @@ struct CommandContext {
   // out; null outside one. Its reads and writes go through server/txn/transaction_scope.h's
   // ReaderFor, IdCacheFor and WritesFor.
   TransactionScope* txn = nullptr;
+  // The command's session (lsid.id), when it names one: what killSessions finds its cursors by.
+  std::array<uint8_t, 16> session{};
+  bool has_session = false;
 };
 
 class CommandOutcome;

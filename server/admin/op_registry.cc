@@ -146,6 +146,19 @@ void OpRegistry::KillAll(ErrorCode code) {
   }
 }
 
+void OpRegistry::KillSessions(const std::vector<SessionId>& sessions, ErrorCode code) {
+  for (const auto& entry : Live()) {
+    MutexLock lock(&entry->mu);
+    if (!entry->active || entry->interrupt == nullptr) continue;
+    bson_iter_t lsid;
+    if (!entry->command.Find("lsid", &lsid)) continue;
+    std::optional<SessionId> id = ParseSessionId(&lsid);
+    if (id && std::find(sessions.begin(), sessions.end(), *id) != sessions.end()) {
+      entry->interrupt->Kill(code);
+    }
+  }
+}
+
 std::vector<std::shared_ptr<OpEntry>> OpRegistry::Live() {
   std::vector<std::shared_ptr<OpEntry>> live;
   MutexLock lock(&mu_);

@@ -18,6 +18,7 @@
 #include "common/bson_doc.h"
 #include "common/interrupt.h"
 #include "common/mutex.h"
+#include "server/admin/session_cache.h"
 #include "server/command.h"
 
 namespace cairn::server {
@@ -56,6 +57,8 @@ class OpRegistry {
   bool Kill(int64_t opid, ErrorCode code);
   // Interrupts every running operation (shutdown: InterruptedAtShutdown).
   void KillAll(ErrorCode code);
+  // Interrupts the running operations of these sessions (their command's lsid.id) with `code`.
+  void KillSessions(const std::vector<SessionId>& sessions, ErrorCode code);
 
  private:
   // The entries of the connections still open.

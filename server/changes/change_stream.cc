@@ -353,7 +353,7 @@ Status ReplyWithChangeStream(CommandContext& ctx, std::string_view db, std::stri
                              if (!done->stream->status().ok() || output_fields->Closed(*done)) {
                                return 0;
                              }
-                             return ctx.state.cursors().Register(std::move(done));
+                             return RegisterCursor(ctx, std::move(done));
                            });
 }
 

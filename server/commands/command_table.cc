@@ -87,6 +87,8 @@ constexpr std::array kCommands = {
     CommandDef{"ismaster", HandleHello, false, false, "alias of isMaster"},
     CommandDef{"killCursors", HandleKillCursors, false, true, "Kill a list of cursor ids"},
     CommandDef{"killOp", HandleKillOp, true, true, "kill an operation by its opid"},
+    CommandDef{"killSessions", HandleKillSessions, false, true,
+               "kill a logical session and its operations, cursors and transaction"},
     CommandDef{"listCollections", HandleListCollections, false, true,
                "list collections for this db", false, OnSecondary::kOptIn},
     CommandDef{"listCommands", HandleListCommands, false, false, "get a list of all db commands"},

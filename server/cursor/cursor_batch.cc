@@ -245,13 +245,19 @@ void DropPreparedBatch(Cursor& cursor) {
   if (cursor.prepared_exhausted) cursor.stream_done = true;
 }
 
-Status ReplyWithFirstBatch(CommandContext& ctx, std::unique_ptr<Cursor> cursor, int64_t batch_size,
-                           bool single_batch, bson_t* reply) {
-  cursor->interrupt = ctx.interrupt;
+int64_t RegisterCursor(CommandContext& ctx, std::unique_ptr<Cursor> cursor) {
+  cursor->session = ctx.session;
+  cursor->has_session = ctx.has_session;
   if (ctx.txn != nullptr) {
     cursor->transaction = ctx.txn->transaction();
     cursor->txn_number = ctx.txn->txn_number();
   }
+  return ctx.state.cursors().Register(std::move(cursor));
+}
+
+Status ReplyWithFirstBatch(CommandContext& ctx, std::unique_ptr<Cursor> cursor, int64_t batch_size,
+                           bool single_batch, bson_t* reply) {
+  cursor->interrupt = ctx.interrupt;
   Interruptible* op = ctx.interrupt->op();
   int64_t max_docs = batch_size > 0 ? batch_size : kDefaultFirstBatchDocs;
   if (single_batch && batch_size <= 0) max_docs = 0;
@@ -261,7 +267,7 @@ Status ReplyWithFirstBatch(CommandContext& ctx, std::unique_ptr<Cursor> cursor, 
                            [&](std::unique_ptr<Cursor> done, bool exhausted) -> int64_t {
                              if (exhausted || single_batch) return 0;
                              SaveCursorDeadline(*done, op);
-                             return ctx.state.cursors().Register(std::move(done));
+                             return RegisterCursor(ctx, std::move(done));
                            });
 }
 

@@ -81,6 +81,9 @@ Status AppendCursorBatch(bson_t* reply, CursorOwner cursor, Interruptible* op, c
 // Runs the first batch of a new cursor and appends {cursor: {firstBatch, id, ns}} to `reply`.
 // When the stream is not exhausted and !single_batch the cursor is registered for getMore. The
 // cursor keeps the command's interrupt slot, which its streams were built with.
+// Registers a new cursor of the command: tagged with the command's session and transaction.
+int64_t RegisterCursor(CommandContext& ctx, std::unique_ptr<Cursor> cursor);
+
 Status ReplyWithFirstBatch(CommandContext& ctx, std::unique_ptr<Cursor> cursor, int64_t batch_size,
                            bool single_batch, bson_t* reply);
 

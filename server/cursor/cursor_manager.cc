@@ -1,5 +1,6 @@
 // CursorManager implementation.
 #include "server/cursor/cursor_manager.h"
+#include <algorithm>
 #include "common/mutex.h"
 
 namespace cairn::server {
@@ -150,6 +151,24 @@ void CursorManager::KillTransactionCursors(const void* transaction) {
   MutexLock lock(&mu_);
   for (auto it = idle_.begin(); it != idle_.end();) {
     if (it->second->transaction == transaction) {
+      UncountIdle(*it->second);
+      doomed.push_back(std::move(it->second));
+      it = idle_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void CursorManager::KillSessionCursors(const std::vector<std::array<uint8_t, 16>>& sessions) {
+  std::vector<std::unique_ptr<Cursor>> doomed;  // destroyed outside the lock
+  auto ours = [&sessions](const Cursor& cursor) {
+    return cursor.has_session &&
+           std::find(sessions.begin(), sessions.end(), cursor.session) != sessions.end();
+  };
+  MutexLock lock(&mu_);
+  for (auto it = idle_.begin(); it != idle_.end();) {
+    if (ours(*it->second)) {
       UncountIdle(*it->second);
       doomed.push_back(std::move(it->second));
       it = idle_.erase(it);

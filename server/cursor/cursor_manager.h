@@ -7,6 +7,7 @@
 // (TryCheckOut) waits for that read-ahead to check it back in: the optimisation is invisible.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -83,6 +84,9 @@ struct Cursor {
   // the transaction ends (its streams read the transaction's snapshot).
   const void* transaction = nullptr;
   int64_t txn_number = 0;
+  // The session of the command that opened it (lsid.id; none: has_session false): killSessions.
+  std::array<uint8_t, 16> session{};
+  bool has_session = false;
   // The slot its streams check for interruption (the command's, common/interrupt.h): each batch
   // points it at the operation pulling it (FillBatch). Null: nothing in the streams checks.
   std::shared_ptr<InterruptSlot> interrupt;
@@ -144,6 +148,8 @@ class CursorManager {
   // Kills the cursors opened in `transaction`, which has ended. (None of them is checked out: a
   // transaction's cursor is read only by its own commands, which hold its session.)
   void KillTransactionCursors(const void* transaction);
+  // Kills the cursors opened by commands of these sessions (killSessions).
+  void KillSessionCursors(const std::vector<std::array<uint8_t, 16>>& sessions);
   // Destroys cursors idle longer than `timeout`; returns how many.
   size_t ReapIdle(Clock::duration timeout);
   size_t open_count() const;

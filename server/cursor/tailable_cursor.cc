@@ -150,7 +150,7 @@ Status ReplyWithTailableFind(CommandContext& ctx, const storage::CollectionHandl
                              if (!done->stream->status().ok() || LimitReached(*done)) return 0;
                              // As MongoDB: no cursor on an empty collection (SERVER-13955).
                              if (engine.RecordCount(prefix) == 0) return 0;
-                             return ctx.state.cursors().Register(std::move(done));
+                             return RegisterCursor(ctx, std::move(done));
                            });
 }
 

@@ -504,7 +504,13 @@ Continuation RunKnownCommand(ServerState& state, ConnectionInfo& connection, con
     AppendClusterTime(state, out->body());
     return {};
   }
-  if (generic.has_lsid) RecordSession(state, connection, &generic.lsid);
+  if (generic.has_lsid) {
+    RecordSession(state, connection, &generic.lsid);
+    if (std::optional<SessionId> id = ParseSessionId(&generic.lsid)) {
+      ctx.session = *id;
+      ctx.has_session = true;
+    }
+  }
   // A bad write concern fails the command before it runs, as in mongod.
   Result<WriteConcern> concern = ParseWriteConcern(
       generic.has_write_concern ? &generic.write_concern : nullptr, state.repl().enabled());

@@ -326,6 +326,20 @@ class Transactions(ServerTestCase):
         self.assert_error(s.commit(), 251, transient=True)
         self.assertEqual(self.db.ended.count_documents({}), 0)
 
+    def test_kill_sessions_aborts_and_kills_cursors(self):
+        self.db.killed.drop()
+        self.db.killed.insert_many([{"_id": i} for i in range(5)])
+        txn, reader = self.session().start(), self.session()
+        txn.run({"insert": "killed", "documents": [{"_id": 9}]}, start=True)
+        body = {"find": "killed", "batchSize": 1, "lsid": reader.lsid}
+        cursor_id = command(reader.sock, body, db="tx").doc["cursor"]["id"]
+        self.client.admin.command({"killSessions": [txn.lsid, reader.lsid]})
+        self.assert_error(txn.commit(), 251, transient=True)
+        more = command(reader.sock, {"getMore": cursor_id, "collection": "killed",
+                                     "lsid": reader.lsid}, db="tx").doc
+        self.assertEqual(more["code"], 43)
+        self.assertEqual(self.db.killed.count_documents({}), 5)
+
     def test_the_commit_is_one_applyops_entry(self):
         self.db.logged.drop()
         self.db.logged.insert_one({"_id": 0})
