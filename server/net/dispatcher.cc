@@ -312,17 +312,15 @@ Result<int64_t> ParseMaxTimeMs(const bson_iter_t* it) {
 
 // Records the command's session in the SessionCache ($listLocalSessions): at most once a second
 // for the same session on a connection, so the common case costs a comparison.
-void RecordSession(ServerState& state, ConnectionInfo& connection, const bson_iter_t* lsid) {
-  std::optional<SessionId> id = ParseSessionId(lsid);
-  if (!id) return;
+void RecordSession(ServerState& state, ConnectionInfo& connection, const SessionId& id) {
   auto now = std::chrono::steady_clock::now();
-  if (*id == connection.last_session &&
+  if (id == connection.last_session &&
       now - connection.last_session_touch < std::chrono::seconds(1)) {
     return;
   }
-  connection.last_session = *id;
+  connection.last_session = id;
   connection.last_session_touch = now;
-  state.sessions().Touch(*id);
+  state.sessions().Touch(id);
 }
 
 // mongod's OpMsgRequest turns every kind-1 document sequence into an array field of the body
@@ -505,8 +503,8 @@ Continuation RunKnownCommand(ServerState& state, ConnectionInfo& connection, con
     return {};
   }
   if (generic.has_lsid) {
-    RecordSession(state, connection, &generic.lsid);
     if (std::optional<SessionId> id = ParseSessionId(&generic.lsid)) {
+      RecordSession(state, connection, *id);
       ctx.session = *id;
       ctx.has_session = true;
     }
