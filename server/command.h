@@ -39,6 +39,7 @@ struct CommandRequest {
   BsonView body;
   const std::vector<wire::DocumentSequence>* sequences = nullptr;
   bool from_op_query = false;
+  bool exhaust_allowed = false;  // OP_MSG's exhaustAllowed flag: replies may stream (moreToCome)
 
   // The kind-1 sequence with this identifier, or null.
   const wire::DocumentSequence* Sequence(std::string_view identifier) const;
@@ -120,6 +121,12 @@ struct Continuation {
   std::string ns;          // the cursor's namespace, as the getMore named it (hello: its name)
   int64_t batch_size = 0;  // the getMore's batchSize (hello: 1 when it sent helloOk)
   Resume resume = nullptr;
+  // Streaming hello (the request allowed exhaust): the reply goes out with moreToCome, and after
+  // it the loop waits as for kAwaitTopology from `version` (the topology the reply showed) for
+  // `await_ms`, then sends `resume`'s reply, again with moreToCome while it sets `exhaust`,
+  // each answering the one before, until the client goes.
+  bool exhaust = false;
+  int64_t await_ms = 0;
 
   static Continuation ReadAhead(int64_t cursor_id) {
     Continuation next;

@@ -3,7 +3,8 @@
 // that state does (server/repl/replication_coordinator.h), MongoDB 7.0's limits and wire
 // versions, and topologyVersion. Awaitable hello: a request carrying the current topologyVersion
 // and maxAwaitTimeMS is answered when the topology changes or maxAwaitTimeMS passes; the wait is
-// handed to the connection loop (kAwaitTopology), which holds no thread meanwhile.
+// handed to the connection loop (kAwaitTopology), which holds no thread meanwhile. With OP_MSG's
+// exhaustAllowed the replies stream (moreToCome): one per topology change or maxAwaitTimeMS.
 #include <chrono>
 
 #include "server/commands/command_args.h"
@@ -31,8 +32,8 @@ void AppendWritablePrimary(bool is_hello, bool hello_ok, bool value, bson_t* rep
   }
 }
 
-// The whole reply, as of now.
-void AppendHello(CommandContext& ctx, bool is_hello, bool hello_ok, bson_t* reply) {
+// The whole reply, as of now. Returns the topology counter the reply shows.
+int64_t AppendHello(CommandContext& ctx, bool is_hello, bool hello_ok, bson_t* reply) {
   ServerState& state = ctx.state;
   std::shared_ptr<const Topology> topology = state.repl().topology();
   AppendTopologyVersion(state, topology->counter, reply);
@@ -84,6 +85,7 @@ void AppendHello(CommandContext& ctx, bool is_hello, bool hello_ok, bson_t* repl
   BSON_APPEND_INT32(reply, "minWireVersion", 0);
   BSON_APPEND_INT32(reply, "maxWireVersion", 21);
   BSON_APPEND_BOOL(reply, "readOnly", false);
+  return topology->counter;
 }
 
 // The awaitable-hello arguments: the topologyVersion the client has seen and maxAwaitTimeMS,
@@ -139,9 +141,18 @@ Status ParseAwait(ServerState& state, const CommandRequest& request, bool* wait,
   return Status::OK();
 }
 
+// What follows a streamed reply that showed topology counter `shown`: the next reply, after the
+// topology moves past it or the wait passes.
+Continuation StreamAfter(Continuation next, int64_t shown) {
+  next.kind = Continuation::Kind::kNone;
+  next.version = static_cast<uint64_t>(shown);
+  return next;
+}
+
 CommandOutcome ResumeHello(CommandContext& ctx, const Continuation& self, bson_t* reply) {
-  AppendHello(ctx, self.ns == "hello", self.batch_size != 0, reply);
-  return Status::OK();
+  const int64_t shown = AppendHello(ctx, self.ns == "hello", self.batch_size != 0, reply);
+  if (!self.exhaust) return Status::OK();
+  return StreamAfter(self, shown);
 }
 
 }  // namespace
@@ -160,9 +171,12 @@ CommandOutcome HandleHello(CommandContext& ctx, const CommandRequest& request, b
   Status status = ParseAwait(ctx.state, request, &wait, &max_await_ms, &counter);
   if (!status.ok()) return status;
   const bool is_hello = request.name == "hello";
-  AppendHello(ctx, is_hello, hello_ok, reply);
+  const int64_t shown = AppendHello(ctx, is_hello, hello_ok, reply);
   // OP_QUERY runs hello alone and takes no continuation (the legacy handshake never awaits).
-  if (!wait || request.from_op_query) return Status::OK();
+  // An awaitable hello that allows exhaust streams its replies, as mongod's does.
+  const bool stream =
+      request.exhaust_allowed && !request.from_op_query && request.body.Find("maxAwaitTimeMS", &it);
+  if ((!wait && !stream) || request.from_op_query) return Status::OK();
   Continuation next;
   next.kind = Continuation::Kind::kAwaitTopology;
   next.version = static_cast<uint64_t>(counter);
@@ -170,7 +184,9 @@ CommandOutcome HandleHello(CommandContext& ctx, const CommandRequest& request, b
   next.ns = is_hello ? "hello" : "isMaster";
   next.batch_size = hello_ok ? 1 : 0;
   next.resume = ResumeHello;
-  return next;
+  next.exhaust = stream;
+  next.await_ms = max_await_ms;
+  return wait ? next : StreamAfter(next, shown);
 }
 
 }  // namespace cairn::server

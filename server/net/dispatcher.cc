@@ -44,16 +44,21 @@ bool IsHelloName(std::string_view name) {
   return name == "hello" || name == "isMaster" || name == "ismaster";
 }
 
-// Closes an OP_MSG reply built in `out` and writes its prefix (and checksum when asked).
-void FinishOpMsg(wire::ReplyBuffer* out, int32_t response_to, bool with_checksum) {
+// Closes an OP_MSG reply built in `out` and writes its prefix (and checksum when asked), with
+// moreToCome when `more_to_come`. Returns the reply's requestId.
+int32_t FinishOpMsg(wire::ReplyBuffer* out, int32_t response_to, bool with_checksum,
+                    bool more_to_come = false) {
   out->End();
   size_t total = out->size() + (with_checksum ? 4 : 0);
-  wire::WriteOpMsgPrefix(out->data(), static_cast<int32_t>(total), g_next_request_id++, response_to,
-                         with_checksum ? wire::kChecksumPresent : 0);
+  const int32_t request_id = g_next_request_id++;
+  uint32_t flags = with_checksum ? wire::kChecksumPresent : 0;
+  if (more_to_come) flags |= wire::kMoreToCome;
+  wire::WriteOpMsgPrefix(out->data(), static_cast<int32_t>(total), request_id, response_to, flags);
   if (with_checksum) {
     uint32_t crc = BSON_UINT32_TO_LE(wire::Crc32c(out->data(), out->size()));
     out->Append(&crc, sizeof crc);
   }
+  return request_id;
 }
 
 Dispatched HandleOpMsg(ServerState& state, ConnectionInfo& connection,
@@ -75,6 +80,7 @@ Dispatched HandleOpMsg(ServerState& state, ConnectionInfo& connection,
   CommandRequest request;
   request.body = msg.body;
   request.sequences = &msg.sequences;
+  request.exhaust_allowed = msg.exhaust_allowed();
   bson_t* reply = out->Begin(wire::kOpMsgBodyOffset);
   Continuation next;
   bson_iter_t it;
@@ -95,8 +101,9 @@ Dispatched HandleOpMsg(ServerState& state, ConnectionInfo& connection,
     out->Reset(wire::kKeepReplyBytes);
     return {DispatchAction::kNoReply, {}};  // nothing is sent, so nothing follows a reply
   }
-  FinishOpMsg(out, header.request_id, msg.checksum_present());
-  return {DispatchAction::kReply, std::move(next)};
+  const int32_t reply_id =
+      FinishOpMsg(out, header.request_id, msg.checksum_present(), next.exhaust);
+  return {DispatchAction::kReply, std::move(next), reply_id};
 }
 
 // Closes an OP_REPLY (one document) built in `out` and writes its prefix.
@@ -595,9 +602,8 @@ Continuation RunCommand(ServerState& state, ConnectionInfo& connection,
   return RunKnownCommand(state, connection, def, request, out);
 }
 
-Dispatched Resume(ServerState& state, ConnectionInfo& connection, const wire::MessageHeader& header,
-                  const uint8_t* frame, size_t size, const Continuation& next,
-                  wire::ReplyBuffer* out) {
+Dispatched Resume(ServerState& state, ConnectionInfo& connection, const uint8_t* frame,
+                  int32_t response_to, const Continuation& next, wire::ReplyBuffer* out) {
   // Only OP_MSG commands return continuations (OP_QUERY runs hello alone); its flags say whether
   // the reply carries a checksum, as the first reply did.
   uint32_t flags = 0;
@@ -617,8 +623,9 @@ Dispatched Resume(ServerState& state, ConnectionInfo& connection, const wire::Me
     again = outcome.next();
   }
   again = FinishReply(state, status, std::move(again), out);
-  FinishOpMsg(out, header.request_id, (flags & wire::kChecksumPresent) != 0);
-  return {DispatchAction::kReply, std::move(again)};
+  const int32_t reply_id =
+      FinishOpMsg(out, response_to, (flags & wire::kChecksumPresent) != 0, again.exhaust);
+  return {DispatchAction::kReply, std::move(again), reply_id};
 }
 
 Dispatched Dispatch(ServerState& state, ConnectionInfo& connection,

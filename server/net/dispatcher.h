@@ -22,19 +22,21 @@ enum class DispatchAction {
 // wait followed by Resume).
 struct Dispatched {
   DispatchAction action = DispatchAction::kReply;
-  Continuation next;  // kNone unless action is kReply
+  Continuation next;     // kNone unless action is kReply
+  int32_t reply_id = 0;  // the reply's requestId (a streamed reply's successor answers it)
 };
 
 Dispatched Dispatch(ServerState& state, ConnectionInfo& connection,
                     const wire::MessageHeader& header, const uint8_t* frame, size_t size,
                     wire::ReplyBuffer* out);
 
-// After the loop's wait for a kAwaitInsert continuation of the request in `frame` (the OP_MSG
-// Dispatch ran): runs the continuation's resume and builds the reply frame that replaces the one
-// built before, in `out`. The request is not run again; only the step the handler handed back.
-Dispatched Resume(ServerState& state, ConnectionInfo& connection, const wire::MessageHeader& header,
-                  const uint8_t* frame, size_t size, const Continuation& next,
-                  wire::ReplyBuffer* out);
+// After the loop's wait for a kAwaitInsert or kAwaitTopology continuation of the request in
+// `frame` (the OP_MSG Dispatch ran): runs the continuation's resume and builds, in `out`, the
+// reply frame that replaces the one built before (answering `response_to`: the request, or in a
+// stream the reply before), with moreToCome when the stream goes on. The request is not run
+// again; only the step the handler handed back.
+Dispatched Resume(ServerState& state, ConnectionInfo& connection, const uint8_t* frame,
+                  int32_t response_to, const Continuation& next, wire::ReplyBuffer* out);
 
 // Runs one command (already parsed) and writes its complete reply document (ok: 1 with the
 // handler's fields, or MongoDB's error reply) into `out`'s body, which the caller has begun.

@@ -435,7 +435,7 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
         co_await AwaitTopology(*session, dispatched.next);
       }
       BusyMark busy;
-      dispatched = Resume(state, info, header.value(), frame.data(), length, dispatched.next, &out);
+      dispatched = Resume(state, info, frame.data(), header->request_id, dispatched.next, &out);
     }
     const DispatchAction action = dispatched.action;
     if (action == DispatchAction::kClose) break;
@@ -487,6 +487,33 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
       ReadAhead(*read_ahead);
     }
     read_ahead.CheckIn();
+    // A streaming hello: reply after reply, each answering the one before, when the topology
+    // changes or the client's maxAwaitTimeMS passes. The stream ends when the client closes the
+    // connection or sends anything (read as the next request), which also ends a wait.
+    while (!ec && dispatched.next.exhaust && !session->closing) {
+      Continuation next = std::move(dispatched.next);
+      next.kind = Continuation::Kind::kAwaitTopology;
+      next.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(next.await_ms);
+      auto readable = std::make_shared<bool>(false);
+      session->socket.async_wait(asio::ip::tcp::socket::wait_read,
+                                 [session, readable](const boost::system::error_code& wait_ec) {
+                                   if (wait_ec) return;  // cancelled: the wait ended first
+                                   *readable = true;
+                                   if (session->await_timer) session->await_timer->cancel();
+                                 });
+      co_await AwaitTopology(*session, next);
+      if (!*readable) {
+        boost::system::error_code ignored;
+        session->socket.cancel(ignored);
+      }
+      if (*readable || session->closing) break;
+      {
+        BusyMark busy;
+        dispatched = Resume(state, info, frame.data(), dispatched.reply_id, next, &out);
+      }
+      co_await asio::async_write(session->socket, asio::buffer(out.data(), out.size()),
+                                 WholeBufferWrites, asio::redirect_error(asio::use_awaitable, ec));
+    }
     if (ec) break;
     out.Reset(wire::kKeepReplyBytes);
     session->busy = false;

@@ -226,8 +226,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Dispatched dispatched = Dispatch(*state, connection, header.value(), bytes, frame.size(), &out);
     if (dispatched.next.kind == Continuation::Kind::kAwaitInsert) {
       // The server waits for an insert or the deadline; here, no waiting: resumed at once.
-      dispatched =
-          Resume(*state, connection, header.value(), bytes, frame.size(), dispatched.next, &out);
+      dispatched = Resume(*state, connection, bytes, header->request_id, dispatched.next, &out);
     }
     const DispatchAction action = dispatched.action;
     if (action == DispatchAction::kReply) {

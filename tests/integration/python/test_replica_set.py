@@ -16,6 +16,7 @@ import bson
 import pymongo
 from pymongo.errors import NotMasterError, OperationFailure
 
+import harness
 from harness import CairnServer
 
 
@@ -262,6 +263,65 @@ class InitiatedAtStart(unittest.TestCase):
             self.assertGreater(result["reply"]["topologyVersion"]["counter"], current["counter"])
             self.assertEqual(result["reply"]["setVersion"], config["version"])
         finally:
+            client.close()
+
+    def test_streaming_hello(self):
+        # The drivers' streaming monitor: an awaitable hello with exhaustAllowed is answered with
+        # moreToCome, then again at each topology change or maxAwaitTimeMS, each reply answering
+        # the one before, without another request.
+        sock = harness.connect_raw(self.server.port, timeout=10)
+        client = self.server.client(directConnection=True)
+        try:
+            version = harness.command(sock, {"hello": 1}).doc["topologyVersion"]
+            stale = {"processId": version["processId"], "counter": version["counter"] - 1}
+            request_id, message = harness.op_msg(
+                {"hello": 1, "topologyVersion": stale, "maxAwaitTimeMS": 300, "$db": "admin"},
+                flags=harness.EXHAUST_ALLOWED)
+            sock.sendall(message)
+            first = harness.recv_message(sock)  # an older version: answered at once
+            self.assertEqual(first.response_to, request_id)
+            self.assertTrue(first.flags & harness.MORE_TO_COME)
+            self.assertEqual(first.doc["ok"], 1.0)
+            self.assertEqual(first.doc["topologyVersion"], version)
+            started = time.monotonic()
+            second = harness.recv_message(sock)  # nothing changed: after maxAwaitTimeMS
+            self.assertGreaterEqual(time.monotonic() - started, 0.25)
+            self.assertEqual(second.response_to, first.request_id)
+            self.assertTrue(second.flags & harness.MORE_TO_COME)
+            self.assertTrue(second.doc["isWritablePrimary"])
+            # A reconfig changes the topology: the next reply comes at once, with the new version.
+            config = client.admin.command("replSetGetConfig")["config"]
+            config["version"] += 1
+            client.admin.command("replSetReconfig", config)
+            third = harness.recv_message(sock)
+            while third.doc["topologyVersion"]["counter"] == version["counter"]:
+                third = harness.recv_message(sock)  # a reply sent before the reconfig
+            self.assertGreater(third.doc["topologyVersion"]["counter"], version["counter"])
+            self.assertEqual(third.doc["setVersion"], config["version"])
+            self.assertTrue(third.flags & harness.MORE_TO_COME)
+            # Without exhaustAllowed the same request is answered once, without moreToCome.
+            sock.close()
+            sock = harness.connect_raw(self.server.port, timeout=10)
+            reply = harness.command(sock, {"hello": 1, "topologyVersion": stale,
+                                           "maxAwaitTimeMS": 100})
+            self.assertFalse(reply.flags & harness.MORE_TO_COME)
+            # A client that closes its streaming connection is let go at once.
+            connections = client.admin.command("serverStatus")["connections"]["current"]
+            streaming = harness.connect_raw(self.server.port, timeout=10)
+            _, message = harness.op_msg(
+                {"hello": 1, "topologyVersion": stale, "maxAwaitTimeMS": 60000, "$db": "admin"},
+                flags=harness.EXHAUST_ALLOWED)
+            streaming.sendall(message)
+            self.assertTrue(harness.recv_message(streaming).flags & harness.MORE_TO_COME)
+            streaming.close()
+            deadline = time.monotonic() + 5
+            while (client.admin.command("serverStatus")["connections"]["current"] > connections
+                   and time.monotonic() < deadline):
+                time.sleep(0.05)
+            self.assertEqual(client.admin.command("serverStatus")["connections"]["current"],
+                             connections)
+        finally:
+            sock.close()
             client.close()
 
 
