@@ -109,6 +109,9 @@ struct Continuation {
     // loop waits, without holding its thread, until the topology counter moves past `version`
     // or `deadline` passes, then calls `resume`, whose reply replaces the one built.
     kAwaitTopology,
+    // The command's success is the connection's end: no reply, the connection closes (shutdown,
+    // whose client sees the connection close as with mongod).
+    kCloseConnection,
   };
   using Resume = CommandOutcome (*)(CommandContext& ctx, const Continuation& self, bson_t* reply);
 

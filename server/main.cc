@@ -50,6 +50,8 @@ int main(int argc, char** argv) {
 
   po::options_description general("Options");
   std::string bind_ip;
+  std::string storage_engine;
+  bool auth = false;
   general.add_options()("help,h", "Show this usage information")("version",
                                                                  "Show version information")(
       "port", po::value<int>(&options.port)->default_value(27017), "Specify port number")(
@@ -71,7 +73,12 @@ int main(int argc, char** argv) {
       "oplogSize", po::value<int64_t>(&options.oplog_size_mb),
       "Size to use (in MB) for the replication oplog (default: 5% of the free disk space)")(
       "setParameter", po::value<std::vector<std::string>>(&options.set_parameters)->composing(),
-      "Set a configurable parameter (name=value)");
+      "Set a configurable parameter (name=value)")(
+      "storageEngine", po::value<std::string>(&storage_engine)->default_value("wiredTiger"),
+      "What storage engine to use: wiredTiger, mongod's default engine, is accepted and means "
+      "Cairn's own on-disk storage (RocksDB); no other engine is available")(
+      "noauth", po::bool_switch(), "Run without security (the default)")(
+      "auth", po::bool_switch(&auth), "Run with security: not available (refused)");
 
   po::variables_map vm;
   try {
@@ -92,6 +99,18 @@ int main(int argc, char** argv) {
     std::cout << "db version v" << CAIRN_MONGODB_VERSION << "\n"
               << "Cairn version v" << CAIRN_VERSION << "\n";
     return 0;
+  }
+  // Flags Cairn cannot honour are refused as mongod refuses an invalid one, never ignored.
+  if (storage_engine != "wiredTiger") {
+    std::cerr << "Error parsing command line: --storageEngine " << storage_engine
+              << " is not available: Cairn stores data with its own engine, which the default, "
+                 "wiredTiger, names\n";
+    return kExitBadOptions;
+  }
+  if (auth) {
+    std::cerr << "Error parsing command line: --auth is not available: this server has no "
+                 "authentication\n";
+    return kExitBadOptions;
   }
   if (options.port < 0 || options.port > 65535) {
     std::cerr << "Error parsing command line: port number must be between 0 and 65535, got "

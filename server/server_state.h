@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -65,7 +66,15 @@ class ServerState {
   // Closes the engine (after every connection and cursor is gone).
   void CloseEngine();
 
+  // The shutdown command's way to stop the server as a signal does: the server sets `hook`
+  // before it serves; RequestShutdown runs it (nothing when unset, as in tools and tests).
+  void set_shutdown_hook(std::function<void()> hook) { shutdown_hook_ = std::move(hook); }
+  void RequestShutdown() const {
+    if (shutdown_hook_) shutdown_hook_();
+  }
+
  private:
+  std::function<void()> shutdown_hook_;
   ServerOptions options_;
   std::unique_ptr<storage::Engine> engine_;
   CursorManager cursors_;

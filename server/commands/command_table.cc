@@ -113,6 +113,8 @@ constexpr std::array kCommands = {
                "returns lots of administrative server statistics"},
     CommandDef{"setParameter", HandleSetParameter, true, true,
                "set administrative option(s)\n{ setParameter:1, <param>:<value> }"},
+    CommandDef{"shutdown", HandleShutdown, true, true,
+               "Stops the server cleanly. { shutdown: 1, force: <bool>, timeoutSecs: <int> }"},
     CommandDef{"update", HandleUpdate, false, true, "update documents", true, OnSecondary::kNever},
     CommandDef{"validate", HandleValidate, false, true,
                "Validate contents of a namespace by scanning its data structures for "

@@ -97,6 +97,7 @@ Dispatched HandleOpMsg(ServerState& state, ConnectionInfo& connection,
       next = RunCommand(state, connection, request, out);
     }
   }
+  if (next.kind == Continuation::Kind::kCloseConnection) return {DispatchAction::kClose, {}};
   if (msg.more_to_come()) {
     out->Reset(wire::kKeepReplyBytes);
     return {DispatchAction::kNoReply, {}};  // nothing is sent, so nothing follows a reply

@@ -174,6 +174,7 @@ struct Server::Impl {
         watchdog(listener) {
     const int n = std::max(1, state.options().io_threads);
     for (int i = 0; i < n; ++i) loops.push_back(std::make_unique<IoLoop>());
+    state.set_shutdown_hook([this] { asio::post(listener, [this] { BeginShutdown(); }); });
   }
 
   asio::io_context listener;  // acceptors, signals, the reaper, the watchdog: the Run thread

@@ -12,6 +12,8 @@ import tempfile
 import time
 import unittest
 
+import pymongo
+
 from harness import CAIRND, CairnServer, free_port
 
 
@@ -59,6 +61,44 @@ class CommandLineTest(unittest.TestCase):
             result = run("--port", value)
             self.assertNotEqual(result.returncode, 0, value)
             self.assertIn("port", result.stderr.decode().lower(), value)
+
+    def test_mongods_engine_and_auth_flags(self):
+        # What test harnesses pass (mongodb-memory-server: --storageEngine wiredTiger --noauth) is
+        # accepted; what Cairn cannot honour is refused with exit status 2, never ignored.
+        dbpath = tempfile.mkdtemp(prefix="cairn-cli-")
+        try:
+            server = CairnServer(dbpath=dbpath, args=("--storageEngine", "wiredTiger", "--noauth"))
+            server.start()
+            server.stop(keep_dbpath=True)
+        finally:
+            shutil.rmtree(dbpath, ignore_errors=True)
+        for args, word in ((("--storageEngine", "inMemory"), "inMemory"),
+                           (("--storageEngine", "mmapv1"), "mmapv1"), (("--auth",), "--auth")):
+            result = run(*args)
+            self.assertEqual(result.returncode, 2, args)
+            self.assertIn(word, result.stderr.decode(), args)
+
+    def test_the_shutdown_command_stops_the_server_cleanly(self):
+        server = CairnServer()
+        server.start()
+        try:
+            client = server.client()
+            client.admin.command("ping")
+            with self.assertRaises(pymongo.errors.OperationFailure) as caught:
+                client.test.command("shutdown")  # admin only
+            self.assertEqual(caught.exception.code, 13)
+            with self.assertRaises(pymongo.errors.OperationFailure) as caught:
+                client.admin.command({"shutdown": 1, "force": "yes"})
+            self.assertEqual(caught.exception.code, 14)
+            # As with mongod, the client gets no reply: the connection closes, the server exits.
+            with self.assertRaises(pymongo.errors.AutoReconnect):
+                client.admin.command({"shutdown": 1, "force": True, "timeoutSecs": 1})
+            self.assertEqual(server.proc.wait(20), 0)
+            client.close()
+            server.stop()  # collects the last log lines
+            self.assertIn("Terminating via shutdown command", server.log_tail(200))
+        finally:
+            server.stop(allow_unclean=True)
 
     def test_several_bind_ip_addresses_all_listen(self):
         dbpath = tempfile.mkdtemp(prefix="cairn-cli-")
