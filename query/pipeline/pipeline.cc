@@ -87,10 +87,16 @@ Result<Pipeline> Pipeline::Parse(BsonView pipeline_array, const PipelineOptions&
     // A change stream is opened by the server (its own cursor over the oplog) only from the
     // first stage; anywhere else mongod refuses it by position before anything else.
     bson_iter_t name;
-    if (!first && IterDocument(&it).Init(&name) && bson_iter_next(&name) &&
-        IterKey(&name) == "$changeStream") {
-      return Status(ErrorCode::kLocation40602,
-                    "$changeStream is only valid as the first stage in a pipeline");
+    if (IterDocument(&it).Init(&name) && bson_iter_next(&name)) {
+      if (!first && IterKey(&name) == "$changeStream") {
+        return Status(ErrorCode::kLocation40602,
+                      "$changeStream is only valid as the first stage in a pipeline");
+      }
+      // The change stream's own stage: the server takes it off the stages it hands here.
+      if (IterKey(&name) == "$changeStreamSplitLargeEvent") {
+        return Status(ErrorCode::kIllegalOperation,
+                      "$changeStreamSplitLargeEvent can only be used in a $changeStream pipeline");
+      }
     }
     first = false;
   }

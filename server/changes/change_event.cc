@@ -15,6 +15,7 @@ namespace {
 
 constexpr char kTokenTag[] = "82";  // the first byte of every Cairn resume token
 constexpr size_t kTokenHexLength = 2 + 16 + 8 + 2;
+constexpr size_t kFragmentHexLength = 8;  // a fragment's token adds its number
 
 // Hex digit value, or -1.
 int HexValue(char c) {
@@ -300,13 +301,18 @@ void AppendInvalidateEvent(BsonView entry, bson_t* event) {
 }
 
 void AppendResumeToken(bson_t* out, const char* key, const ResumePoint& point) {
-  char data[kTokenHexLength + 1];
+  char data[kTokenHexLength + kFragmentHexLength + 1];
   std::snprintf(data, sizeof data, "%s%016llX%08X%02X", kTokenTag,
                 static_cast<unsigned long long>(point.ts.value), point.op_index,
                 point.from_invalidate ? 1u : 0u);
+  size_t length = kTokenHexLength;
+  if (point.fragment) {
+    std::snprintf(data + length, sizeof data - length, "%08X", *point.fragment);
+    length += kFragmentHexLength;
+  }
   bson_t token;
   bson_append_document_begin(out, key, -1, &token);
-  AppendUtf8(&token, "_data", std::string_view(data, kTokenHexLength));
+  AppendUtf8(&token, "_data", std::string_view(data, length));
   bson_append_document_end(out, &token);
 }
 
@@ -317,16 +323,19 @@ Result<ResumePoint> ParseResumeToken(const bson_iter_t* token) {
     return BadToken("_data of missing or of wrong type");
   }
   std::string_view hex = IterUtf8(&data);
-  uint64_t ts = 0, index = 0, flags = 0;
-  if (hex.size() != kTokenHexLength || hex.substr(0, 2) != kTokenTag ||
+  uint64_t ts = 0, index = 0, flags = 0, fragment = 0;
+  const bool has_fragment = hex.size() == kTokenHexLength + kFragmentHexLength;
+  if ((hex.size() != kTokenHexLength && !has_fragment) || hex.substr(0, 2) != kTokenTag ||
       !ParseHex(hex.substr(2, 16), &ts) || !ParseHex(hex.substr(18, 8), &index) ||
-      !ParseHex(hex.substr(26, 2), &flags) || flags > 1) {
+      !ParseHex(hex.substr(26, 2), &flags) || flags > 1 ||
+      (has_fragment && !ParseHex(hex.substr(kTokenHexLength, 8), &fragment))) {
     return BadToken("the token was not made by this server");
   }
   ResumePoint point;
   point.ts = Timestamp{ts};
   point.op_index = static_cast<uint32_t>(index);
   point.from_invalidate = flags == 1;
+  if (has_fragment) point.fragment = static_cast<uint32_t>(fragment);
   return point;
 }
 

@@ -6,7 +6,9 @@
 //
 // A resume token is {_data: "<hex>"}, opaque to drivers as MongoDB's is: the entry's Timestamp,
 // the event's index inside the entry (an applyOps entry holds many) and a from-invalidate flag,
-// big-endian so tokens compare as strings in stream order.
+// big-endian so tokens compare as strings in stream order. A fragment of an event split by
+// $changeStreamSplitLargeEvent adds its fragment number, so it sorts after its event's token and
+// before the next event's.
 #pragma once
 
 #include <bson/bson.h>
@@ -28,6 +30,8 @@ struct ResumePoint {
   // mark (nothing of the entry at ts is left to return) holds kWholeEntry.
   uint32_t op_index = 0;
   bool from_invalidate = false;
+  // A fragment's token: its index among its event's fragments (mongod's fragmentNum, from 0).
+  std::optional<uint32_t> fragment;
   static constexpr uint32_t kWholeEntry = 0xFFFFFFFFu;
 };
 

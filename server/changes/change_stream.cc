@@ -6,9 +6,12 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "common/bson_validate.h"
 #include "server/catalog/namespace.h"
 #include "server/changes/change_event.h"
+#include "server/changes/split_large_event.h"
 #include "server/cursor/cursor_batch.h"
 #include "server/exec/stream_builder.h"
 #include "server/repl/oplog.h"
@@ -204,15 +207,25 @@ class ChangeEventSource final : public DocumentStream {
 // a document whose _id the stages changed: the stream could not be resumed from it.
 class ChangeStreamOutput final : public DocumentStream, public BatchFields {
  public:
+  // `split_large_events`: the pipeline ends with $changeStreamSplitLargeEvent. `resume_fragment`:
+  // the stream resumes from this fragment's token; the fragments up to it are left out.
   ChangeStreamOutput(std::unique_ptr<query::Pipeline> pipeline,
-                     std::unique_ptr<ChangeEventSource> source)
-      : pipeline_(std::move(pipeline)), source_(source.get()) {
+                     std::unique_ptr<ChangeEventSource> source, bool split_large_events,
+                     std::optional<ResumePoint> resume_fragment)
+      : pipeline_(std::move(pipeline)),
+        source_(source.get()),
+        split_large_events_(split_large_events),
+        resume_fragment_(resume_fragment) {
     output_ = pipeline_ ? pipeline_->Bind(std::move(source), /*skip_leading_match=*/false)
                         : std::unique_ptr<query::DocumentSource>(std::move(source));
   }
 
   bool Next() override {
-    if (!status_.ok() || !output_->Next()) return false;
+    if (!status_.ok()) return false;
+    if (next_fragment_ < fragments_.size()) return NextFragment();
+    fragments_.clear();
+    next_fragment_ = 0;
+    if (!output_->Next()) return false;
     bson_iter_t id;
     BsonView doc = output_->document();
     BsonView event = source_->document();
@@ -228,12 +241,43 @@ class ChangeStreamOutput final : public DocumentStream, public BatchFields {
                        "that retain the unmodified _id field are allowed.");
       return false;
     }
-    previous_token_.swap(last_token_);  // both buffers are reused: no allocation per event
-    last_token_.assign(reinterpret_cast<const char*>(IterDocument(&id).data()),
-                       IterDocument(&id).size());
+    const std::optional<ResumePoint> resume_fragment = resume_fragment_;
+    resume_fragment_.reset();  // only the first event can be the one resumed from
+    if (split_large_events_ && ChangeEventSize(doc) > kMaxChangeEventSize) {
+      Result<ResumePoint> parsed = ParseResumeToken(&event_id);
+      if (!parsed.ok()) {
+        status_ = parsed.status();
+        return false;
+      }
+      const ResumePoint point = *parsed;
+      size_t skip = 0;
+      if (resume_fragment && resume_fragment->ts.value == point.ts.value &&
+          resume_fragment->op_index == point.op_index) {
+        skip = *resume_fragment->fragment + 1;
+      }
+      size_t total = 0;
+      status_ = SplitChangeEvent(doc, point, skip, &fragments_, &total);
+      // Resumed from the event's last fragment: the stream goes on after the event.
+      if (status_.ok() && skip == total) return Next();
+      if (status_.ok() && fragments_.empty()) {
+        status_ = Status(ErrorCode::kChangeStreamFatalError,
+                         "Attempted to resume from a split event, but the resumed stream produced "
+                         "a different split. Ensure that the pipeline used to resume is the same "
+                         "as the original");
+      }
+      if (!status_.ok()) return false;
+      return NextFragment();
+    }
+    if (!split_large_events_ && doc.size() > static_cast<size_t>(kMaxInternalBsonObjectSize)) {
+      status_ = ObjectTooLarge(doc.size(), doc.data(), doc.size());
+      return false;
+    }
+    RecordToken(IterDocument(&id));
     return true;
   }
-  BsonView document() const override { return output_->document(); }
+  BsonView document() const override {
+    return next_fragment_ > 0 ? fragments_[next_fragment_ - 1].view() : output_->document();
+  }
   storage::RecordId record_id() const override { return 0; }
   Status status() const override { return status_.ok() ? output_->status() : status_; }
 
@@ -260,9 +304,28 @@ class ChangeStreamOutput final : public DocumentStream, public BatchFields {
   }
 
  private:
+  // Hands out the next fragment of the event split last.
+  bool NextFragment() {
+    BsonView fragment = fragments_[next_fragment_++].view();
+    bson_iter_t id;
+    fragment.Find("_id", &id);
+    RecordToken(IterDocument(&id));
+    return true;
+  }
+
+  void RecordToken(BsonView token) {
+    previous_token_.swap(last_token_);  // both buffers are reused: no allocation per event
+    last_token_.assign(reinterpret_cast<const char*>(token.data()), token.size());
+  }
+
   std::unique_ptr<query::Pipeline> pipeline_;
   ChangeEventSource* source_;  // owned by output_
   std::unique_ptr<query::DocumentSource> output_;
+  const bool split_large_events_;
+  std::optional<ResumePoint> resume_fragment_;
+  // The fragments of the event split last, and how many of them were handed out.
+  std::vector<BsonDoc> fragments_;
+  size_t next_fragment_ = 0;
   std::string last_token_, previous_token_;
   Status status_;
 };
@@ -286,9 +349,11 @@ Status ReplyWithChangeStream(CommandContext& ctx, std::string_view db, std::stri
   bson_iter_next(&spec_it);
   CAIRN_ASSIGN_OR_RETURN(ChangeStreamSpec spec, ParseChangeStreamSpec(&spec_it, db, collection));
 
-  // The stages after $changeStream, as a pipeline of their own.
+  // The stages after $changeStream, as a pipeline of their own; $changeStreamSplitLargeEvent,
+  // the last, is the output's.
   BsonDoc rest;
   uint32_t count = 0;
+  bool split_large_events = false;
   while (bson_iter_next(&stage_it)) {
     if (!BSON_ITER_HOLDS_DOCUMENT(&stage_it)) break;  // Pipeline::Parse reports it
     bson_iter_t name;
@@ -302,6 +367,12 @@ Status ReplyWithChangeStream(CommandContext& ctx, std::string_view db, std::stri
       if (!AllowedAfterChangeStream(stage)) {
         return Status(ErrorCode::kIllegalOperation,
                       std::string(stage) + " is not permitted in a $changeStream pipeline");
+      }
+      if (stage == "$changeStreamSplitLargeEvent") {
+        bson_iter_t after = stage_it;
+        CAIRN_RETURN_IF_ERROR(CheckSplitLargeEventStage(&name, !bson_iter_next(&after)));
+        split_large_events = true;
+        continue;
       }
     }
     AppendIter(rest.get(), std::to_string(count++), &stage_it);
@@ -320,11 +391,27 @@ Status ReplyWithChangeStream(CommandContext& ctx, std::string_view db, std::stri
       spec.resume_after ? spec.resume_after : spec.start_after;
   std::optional<Timestamp> resume_ts;
   ResumePoint seen;
+  std::optional<ResumePoint> resume_fragment;
   if (token) {
     // The token's entry is read again: a transaction's changes after the token's follow.
     resume_ts = token->ts;
     position = static_cast<storage::RecordId>(token->ts.value) - 1;
     seen = *token;
+    if (token->fragment) {
+      // A fragment's: its event is made again, and the output leaves out the fragments up to it.
+      if (!split_large_events) {
+        return Status(ErrorCode::kChangeStreamFatalError,
+                      "To resume from a split event, the $changeStream pipeline must include a "
+                      "$changeStreamSplitLargeEvent stage");
+      }
+      resume_fragment = *token;
+      if (seen.op_index == 0) {
+        seen = ResumePoint{};  // nothing of the entry was returned whole
+      } else {
+        --seen.op_index;
+        seen.fragment.reset();
+      }
+    }
   } else if (spec.start_at_operation_time) {
     resume_ts = *spec.start_at_operation_time;
     position = static_cast<storage::RecordId>(spec.start_at_operation_time->value) - 1;
@@ -336,7 +423,8 @@ Status ReplyWithChangeStream(CommandContext& ctx, std::string_view db, std::stri
   }
 
   auto source = std::make_unique<ChangeEventSource>(ctx.state, std::move(spec), position, seen);
-  auto output = std::make_unique<ChangeStreamOutput>(std::move(stages), std::move(source));
+  auto output = std::make_unique<ChangeStreamOutput>(std::move(stages), std::move(source),
+                                                     split_large_events, resume_fragment);
   auto cursor = std::make_unique<Cursor>();
   cursor->batch_fields = output.get();
   const BatchFields* output_fields = output.get();

@@ -276,6 +276,64 @@ class ChangeStreams(ServerTestCase):
                 db.create_collection("bad", changeStreamPreAndPostImages=bad)
             self.assertEqual(caught.exception.code, code, bad)
 
+    def test_split_large_events(self):
+        # An update of a 9 MB document with its pre- and post-image makes an 18 MB event: without
+        # $changeStreamSplitLargeEvent it fails (BSONObjectTooLarge 10334); with it the event comes
+        # in fragments, smallest fields first, each with its own resume token.
+        db = self.client.split
+        db.create_collection("c", changeStreamPreAndPostImages={"enabled": True})
+        db.c.insert_one({"_id": 1, "n": 1, "big": "x" * (9 * 1024 * 1024)})
+        images = {"fullDocument": "required", "fullDocumentBeforeChange": "required"}
+        whole = open_stream(db, "c", **images)
+        split = open_stream(db, "c", [{"$changeStreamSplitLargeEvent": {}}], **images)
+        db.c.update_one({"_id": 1}, {"$inc": {"n": 1}})
+        db.c.insert_one({"_id": 2})  # a small event after it: returned whole
+        with self.assertRaises(OperationFailure) as caught:
+            get_more(db, whole)
+        self.assertEqual(caught.exception.code, 10334)
+        fragments = []
+        while len(fragments) < 3:
+            batch = get_more(db, split)["cursor"]["nextBatch"]
+            fragments.extend(batch)
+        first, second, small = fragments[:3]
+        self.assertEqual(first["splitEvent"], {"fragment": 1, "of": 2})
+        self.assertEqual(second["splitEvent"], {"fragment": 2, "of": 2})
+        self.assertEqual(list(first)[:2], ["_id", "splitEvent"])
+        self.assertEqual(first["operationType"], "update")
+        self.assertEqual(first["fullDocument"]["n"], 2)
+        self.assertNotIn("fullDocumentBeforeChange", first)
+        self.assertEqual(set(second), {"_id", "splitEvent", "fullDocumentBeforeChange"})
+        self.assertEqual(second["fullDocumentBeforeChange"]["n"], 1)
+        self.assertNotEqual(first["_id"], second["_id"])
+        self.assertNotIn("splitEvent", small)
+        self.assertEqual(small["documentKey"], {"_id": 2})
+        # Resuming from the first fragment's token returns the second, then what follows.
+        resumed = open_stream(db, "c", [{"$changeStreamSplitLargeEvent": {}}],
+                              resumeAfter=first["_id"], **images)
+        docs = resumed["cursor"]["firstBatch"]
+        while len(docs) < 2:
+            docs.extend(get_more(db, resumed)["cursor"]["nextBatch"])
+        self.assertEqual(docs[0]["_id"], second["_id"])
+        self.assertEqual(docs[1]["_id"], small["_id"])
+        resumed = open_stream(db, "c", [{"$changeStreamSplitLargeEvent": {}}],
+                              resumeAfter=second["_id"], **images)
+        docs = resumed["cursor"]["firstBatch"] or get_more(db, resumed)["cursor"]["nextBatch"]
+        self.assertEqual(docs[0]["_id"], small["_id"])
+        # A fragment's token needs the stage; the stage's own rules.
+        cases = [
+            ([], {"resumeAfter": first["_id"]}, 280),
+            ([{"$changeStreamSplitLargeEvent": {"a": 1}}], {}, 7182800),
+            ([{"$changeStreamSplitLargeEvent": {}}, {"$match": {}}], {}, 7182802),
+        ]
+        for pipeline, options, code in cases:
+            with self.assertRaises(OperationFailure) as caught:
+                open_stream(db, "c", pipeline, **options)
+            self.assertEqual(caught.exception.code, code, pipeline)
+        with self.assertRaises(OperationFailure) as caught:
+            db.command({"aggregate": "c", "pipeline": [{"$changeStreamSplitLargeEvent": {}}],
+                        "cursor": {}})
+        self.assertEqual(caught.exception.code, 20)
+
     def test_errors(self):
         db = self.client.errors
         cases = [
