@@ -61,6 +61,7 @@ struct NotImplementedRow {
 
 constexpr NotImplementedRow kNotImplemented[] = {
     {"$changeStream", {.independent_of_collection = true, .requires_replica_set = true}},
+    {"$changeStreamSplitLargeEvent", {}},
     {"$densify", {}},
     {"$fill", {}},
     {"$geoNear", {}},
