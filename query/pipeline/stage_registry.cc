@@ -176,6 +176,12 @@ Result<StagePtr> ParseStage(BsonView stage_doc, const PipelineOptions& options) 
   }
   std::string_view name = IterKey(&it);
   if (const StageRow* row = FindRow(name)) return row->parse(&it, options);
+  // Atlas Search's stages: a mongod without mongot (the community server) refuses them so.
+  if (name == "$search" || name == "$searchMeta" || name == "$vectorSearch" ||
+      name == "$listSearchIndexes") {
+    return Status(ErrorCode::kLocation6047401,
+                  std::string(name) + " stage is only allowed on MongoDB Atlas");
+  }
   if (LookupStage(name) == StageKind::kNotImplemented) {
     return Status(ErrorCode::kBadValue, std::string(name) + " is not supported by Cairn yet");
   }

@@ -16,6 +16,15 @@ class AggregationStagesTest(ServerTestCase):
     def setUp(self):
         self.db = self.client["py_agg_stages"]
 
+    def test_atlas_search_stages_are_refused_as_a_community_mongod_refuses_them(self):
+        for stage in ({"$search": {"text": {"query": "x", "path": "a"}}}, {"$searchMeta": {}},
+                      {"$vectorSearch": {}}, {"$listSearchIndexes": {}}):
+            name = next(iter(stage))
+            with self.assertRaises(OperationFailure) as caught:
+                list(self.db.c.aggregate([stage]))
+            self.assertEqual(caught.exception.code, 6047401, name)
+            self.assertIn(name + " stage is only allowed on MongoDB Atlas", str(caught.exception))
+
     def test_union_with_reads_a_second_collection_after_the_input(self):
         suppliers, warehouses = self.db.suppliers, self.db.warehouses
         suppliers.drop()
