@@ -51,9 +51,10 @@ struct ConnectionInfo {
   // The connection's socket, which a running command polls to stop when the client has gone
   // (common/interrupt.h); -1 where there is no socket (tests, tools).
   int socket_fd = -1;
-  std::string remote;       // "127.0.0.1:54321"
-  std::string local;        // "127.0.0.1:27017"
-  BsonDoc client_metadata;  // from the first hello's "client" field
+  std::string remote;          // "127.0.0.1:54321"
+  bool from_loopback = false;  // the peer is this host (127.0.0.0/8, ::1, or v4-mapped 127.x)
+  std::string local;           // "127.0.0.1:27017"
+  BsonDoc client_metadata;     // from the first hello's "client" field
   bool saw_hello = false;
   // The session of this connection's last command and when it was recorded in the server's
   // SessionCache: the same session is recorded again at most once a second.

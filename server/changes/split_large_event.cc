@@ -57,11 +57,11 @@ Status SplitChangeEvent(BsonView event, ResumePoint point, size_t skip,
   std::vector<Field> fields;
   bson_iter_t it;
   event.Init(&it);
-  size_t token_size = 0;
+  size_t token_size = 0;  // room left in each fragment for the batch's postBatchResumeToken
   while (bson_iter_next(&it)) {
     std::string_view key = IterKey(&it);
     if (key == "_id") {
-      token_size = ElementSize(&it) - 4 + sizeof("postBatchResumeToken");
+      token_size = IterDocument(&it).size();  // as mongod: the token document's size
       continue;
     }
     fields.push_back({ElementSize(&it), key, BsonElement(&it)});

@@ -28,9 +28,10 @@ Status CheckSplitLargeEventStage(const bson_iter_t* stage_argument, bool is_last
 size_t ChangeEventSize(BsonView event);
 
 // Splits `event` (whose _id is the token of `point`) into `fragments`, leaving out the first
-// `skip` of them (a stream resumed from a fragment's token). Each fragment, with the _id of
-// its space left for the batch's postBatchResumeToken, is at most kMaxChangeEventSize bytes;
-// otherwise 7182500, as mongod. *total is how many fragments the event makes (skipped or not).
+// `skip` of them (a stream resumed from a fragment's token). Each fragment is at most
+// kMaxChangeEventSize bytes less the token's size (room for the batch's postBatchResumeToken);
+// a field too large for that fails with 7182500, as mongod. *total is how many fragments the
+// event makes (skipped or not).
 Status SplitChangeEvent(BsonView event, ResumePoint point, size_t skip,
                         std::vector<BsonDoc>* fragments, size_t* total);
 

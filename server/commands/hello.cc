@@ -89,13 +89,15 @@ int64_t AppendHello(CommandContext& ctx, bool is_hello, bool hello_ok, bson_t* r
 }
 
 // The awaitable-hello arguments: the topologyVersion the client has seen and maxAwaitTimeMS,
-// checked as mongod checks them. *wait is set when the client's version is the current one.
+// checked as mongod checks them. *wait is set when the client's version is the current one;
+// *max_await_ms stays -1 when the request is not awaitable.
 Status ParseAwait(ServerState& state, const CommandRequest& request, bool* wait,
                   int64_t* max_await_ms, int64_t* counter) {
   bson_iter_t version_it, max_it;
   const bool has_version = request.body.Find("topologyVersion", &version_it);
   const bool has_max = request.body.Find("maxAwaitTimeMS", &max_it);
   *wait = false;
+  *max_await_ms = -1;
   if (!has_version && !has_max) return Status::OK();
   if (has_version && !has_max) {
     return Status(ErrorCode::kLocation31368,
@@ -174,8 +176,7 @@ CommandOutcome HandleHello(CommandContext& ctx, const CommandRequest& request, b
   const int64_t shown = AppendHello(ctx, is_hello, hello_ok, reply);
   // OP_QUERY runs hello alone and takes no continuation (the legacy handshake never awaits).
   // An awaitable hello that allows exhaust streams its replies, as mongod's does.
-  const bool stream =
-      request.exhaust_allowed && !request.from_op_query && request.body.Find("maxAwaitTimeMS", &it);
+  const bool stream = request.exhaust_allowed && !request.from_op_query && max_await_ms >= 0;
   if ((!wait && !stream) || request.from_op_query) return Status::OK();
   Continuation next;
   next.kind = Continuation::Kind::kAwaitTopology;

@@ -10,24 +10,12 @@
 
 namespace cairn::server {
 
-namespace {
-
-// Whether the connection comes from this host: a loopback address ("127.0.0.1:54321",
-// "::1" or "[::1]:54321") or a Unix socket (no remote address).
-bool FromLocalhost(const ConnectionInfo& connection) {
-  const std::string& remote = connection.remote;
-  return remote.empty() || remote.rfind("127.", 0) == 0 || remote.rfind("::1", 0) == 0 ||
-         remote.rfind("[::1]", 0) == 0 || remote.rfind("::ffff:127.", 0) == 0;
-}
-
-}  // namespace
-
 CommandOutcome HandleShutdown(CommandContext& ctx, const CommandRequest& request,
                               bson_t* /*reply*/) {
   Result<CommandArgs> args = CommandArgs::Parse(
       request, {{"force", kArgBool}, {"timeoutSecs", kArgNumber}, {"comment", kArgAny}});
   if (!args.ok()) return args.status();
-  if (!FromLocalhost(ctx.connection)) {
+  if (!ctx.connection.from_loopback) {
     return Status(ErrorCode::kUnauthorized,
                   "shutdown must run from localhost when running db without auth");
   }

@@ -366,7 +366,14 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
   info.socket_fd = session->socket.native_handle();
   boost::system::error_code ec;
   auto remote = session->socket.remote_endpoint(ec);
-  if (!ec) info.remote = remote.address().to_string() + ":" + std::to_string(remote.port());
+  if (!ec) {
+    info.remote = remote.address().to_string() + ":" + std::to_string(remote.port());
+    const asio::ip::address peer = remote.address();
+    info.from_loopback =
+        peer.is_loopback() ||
+        (peer.is_v6() && peer.to_v6().is_v4_mapped() &&
+         asio::ip::make_address_v4(asio::ip::v4_mapped, peer.to_v6()).is_loopback());
+  }
   auto local = session->socket.local_endpoint(ec);
   if (!ec) info.local = local.address().to_string() + ":" + std::to_string(local.port());
   int64_t count = state.current_connections.load();
