@@ -6,7 +6,11 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <sys/stat.h>
+
+#include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <deque>
 #include <mutex>
@@ -21,6 +25,8 @@ struct LogState {
   Mutex mu;
   std::shared_ptr<spdlog::logger> logger;
   bool quiet = false;
+  std::atomic<int> verbosity{0};
+  std::atomic<bool> local_time{false};
   std::deque<std::string> recent;
   std::vector<std::string> startup_warnings;
 };
@@ -62,28 +68,50 @@ void AppendJsonString(std::string& out, std::string_view s) {
   out += '"';
 }
 
+// mongod's iso8601-utc ("…+00:00") or iso8601-local (the local offset, "…+01:00").
 std::string TimestampNow() {
   auto now = std::chrono::system_clock::now();
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
   std::time_t secs = static_cast<std::time_t>(ms / 1000);
   std::tm tm;
-  gmtime_r(&secs, &tm);
+  long offset_minutes = 0;
+  if (State().local_time.load(std::memory_order_relaxed)) {
+    localtime_r(&secs, &tm);
+    offset_minutes = tm.tm_gmtoff / 60;
+  } else {
+    gmtime_r(&secs, &tm);
+  }
+  const char sign = offset_minutes < 0 ? '-' : '+';
+  if (offset_minutes < 0) offset_minutes = -offset_minutes;
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03d+00:00", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-                static_cast<int>(ms % 1000));
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03d%c%02ld:%02ld",
+                tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                static_cast<int>(ms % 1000), sign, offset_minutes / 60, offset_minutes % 60);
   return buf;
 }
 
+// Without --logappend an existing log file is moved aside to <path>.<UTC time>, as mongod's
+// startup log rotation names it (mongod.log.2026-11-29T08-39-50).
+bool RenameExistingLog(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return true;
+  std::time_t secs = std::time(nullptr);
+  std::tm tm;
+  gmtime_r(&secs, &tm);
+  char suffix[32];
+  std::strftime(suffix, sizeof suffix, ".%Y-%m-%dT%H-%M-%S", &tm);
+  return std::rename(path.c_str(), (path + suffix).c_str()) == 0;
+}
+
 std::string FormatLine(Severity severity, std::string_view component, int id, std::string_view ctx,
-                       std::string_view msg, const bson_t* attr) {
+                       std::string_view msg, const bson_t* attr, int debug_level = 1) {
   std::string line;
   line.reserve(160);
   line += "{\"t\":{\"$date\":\"";
   line += TimestampNow();
   line += "\"},\"s\":\"";
   line += static_cast<char>(severity);
-  if (severity == Severity::kDebug) line += '1';
+  if (severity == Severity::kDebug) line += static_cast<char>('0' + debug_level);
   line += "\",\"c\":";
   AppendJsonString(line, component);
   line += ",\"id\":";
@@ -107,7 +135,7 @@ std::string FormatLine(Severity severity, std::string_view component, int id, st
 
 }  // namespace
 
-void Init(const LogOptions& options) {
+bool Init(const LogOptions& options, std::string* error) {
   LogState& state = State();
   MutexLock lock(&state.mu);
   std::shared_ptr<spdlog::logger> logger;
@@ -115,14 +143,26 @@ void Init(const LogOptions& options) {
     logger = std::make_shared<spdlog::logger>("cairn",
                                               std::make_shared<spdlog::sinks::stdout_sink_mt>());
   } else {
-    logger = std::make_shared<spdlog::logger>(
-        "cairn", std::make_shared<spdlog::sinks::basic_file_sink_mt>(options.path, false));
+    if (!options.append && !RenameExistingLog(options.path)) {
+      *error = "cannot rename the existing log file " + options.path;
+      return false;
+    }
+    try {
+      logger = std::make_shared<spdlog::logger>(
+          "cairn", std::make_shared<spdlog::sinks::basic_file_sink_mt>(options.path, false));
+    } catch (const spdlog::spdlog_ex& e) {
+      *error = std::string("cannot open the log file: ") + e.what();
+      return false;
+    }
   }
   logger->set_pattern("%v");
   logger->set_level(spdlog::level::trace);
   logger->flush_on(spdlog::level::trace);
   state.logger = std::move(logger);
   state.quiet = options.quiet;
+  state.verbosity.store(options.verbosity, std::memory_order_relaxed);
+  state.local_time.store(options.local_time, std::memory_order_relaxed);
+  return true;
 }
 
 void Shutdown() {
@@ -133,9 +173,11 @@ void Shutdown() {
 
 bool Quiet() { return State().quiet; }
 
-void Log(Severity severity, std::string_view component, int id, std::string_view ctx,
-         std::string_view msg, const bson_t* attr) {
-  std::string line = FormatLine(severity, component, id, ctx, msg, attr);
+bool DebugEnabled(int level) { return State().verbosity.load(std::memory_order_relaxed) >= level; }
+
+namespace {
+
+void Write(std::string line) {
   LogState& state = State();
   MutexLock lock(&state.mu);
   if (!state.logger) {
@@ -147,6 +189,19 @@ void Log(Severity severity, std::string_view component, int id, std::string_view
   state.logger->info(line);
   state.recent.push_back(std::move(line));
   if (state.recent.size() > kRecentLines) state.recent.pop_front();
+}
+
+}  // namespace
+
+void Log(Severity severity, std::string_view component, int id, std::string_view ctx,
+         std::string_view msg, const bson_t* attr) {
+  Write(FormatLine(severity, component, id, ctx, msg, attr));
+}
+
+void LogDebug(int level, std::string_view component, int id, std::string_view ctx,
+              std::string_view msg, const bson_t* attr) {
+  if (!DebugEnabled(level)) return;
+  Write(FormatLine(Severity::kDebug, component, id, ctx, msg, attr, level));
 }
 
 std::vector<std::string> RecentLines() {

@@ -22,17 +22,28 @@ enum class Severity : char {
 struct LogOptions {
   std::string path;    // Default: "" (standard output)
   bool quiet = false;  // Default: false. Quiet drops connection accept/end chatter (like mongod).
+  // Default: false: an existing log file is renamed to <path>.<timestamp> at start, as mongod
+  // does; true (--logappend) appends to it.
+  bool append = false;
+  bool local_time = false;  // Default: false (UTC); true: --timeStampFormat iso8601-local
+  int verbosity = 0;        // Default: 0; -v .. -vvvvv: debug lines D1 .. D5 are written
 };
 
-// Sets up the global logger. Safe to call more than once (tests); the last call wins.
-void Init(const LogOptions& options);
+// Sets up the global logger. Safe to call more than once (tests); the last call wins. False,
+// with `error` set, when the log file cannot be moved aside or opened.
+bool Init(const LogOptions& options, std::string* error);
 // Flushes and closes the log file (before exit).
 void Shutdown();
 bool Quiet();
+// Whether debug lines of `level` (1..5) are written (-v, -vv, ...).
+bool DebugEnabled(int level);
 
 // Writes one log line. `attr` (may be null) becomes the "attr" object in relaxed Extended JSON.
 void Log(Severity severity, std::string_view component, int id, std::string_view ctx,
          std::string_view msg, const bson_t* attr = nullptr);
+// Writes one debug line ("s":"D<level>") when DebugEnabled(level).
+void LogDebug(int level, std::string_view component, int id, std::string_view ctx,
+              std::string_view msg, const bson_t* attr = nullptr);
 
 // The startup warnings (getLog "startupWarnings") and the recent lines (getLog "global"):
 // the last lines written, oldest first, bounded in memory.

@@ -22,8 +22,21 @@ struct ServerOptions {
   // Default: false (--initiate: with --replSet, initiate with the default configuration at the
   // first start, so no rs.initiate() step is needed).
   bool initiate = false;
-  int64_t oplog_size_mb = 0;      // Default: 0 = 5% of the free disk, 990 MB to 50 GB (--oplogSize)
-  std::vector<std::string> argv;  // the command line, for getCmdLineOpts
+  int64_t oplog_size_mb = 0;  // Default: 0 = 5% of the free disk, 990 MB to 50 GB (--oplogSize)
+  // Default: false (--storageEngine inMemory or ephemeralForTest: nothing persists).
+  bool in_memory = false;
+  bool ipv6 = false;  // Default: false (--ipv6: IPv6 addresses may be bound)
+  // The unix domain socket <prefix>/mongodb-<port>.sock, as mongod's. Default: on, in /tmp,
+  // mode 0700 (--nounixsocket, --unixSocketPrefix, --filePermissions).
+  bool unix_socket = true;
+  std::string unix_socket_prefix = "/tmp";
+  int unix_socket_permissions = 0700;
+  std::vector<std::string> extra_unix_sockets;  // Default: none (--bind_ip paths ending .sock)
+  // Operations slower than this are logged ("Slow query"). Default: 100 (--slowms).
+  int slow_ms = 100;
+  double slow_op_sample_rate = 1.0;  // Default: 1.0 (--slowOpSampleRate)
+  std::vector<std::string> argv;     // the command line, for getCmdLineOpts
+  std::string parsed_options;        // BSON: the merged options in YAML shape (getCmdLineOpts)
   std::vector<std::string> set_parameters;  // Default: none (--setParameter name=value)
 };
 

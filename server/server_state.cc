@@ -9,6 +9,7 @@ ServerState::ServerState(ServerOptions options, std::unique_ptr<storage::Engine>
   for (const std::string& assignment : options_.set_parameters) {
     SetParameterFromString(&parameters_, assignment).IgnoreError();
   }
+  ops_.SetSlowOpThreshold(options_.slow_ms, options_.slow_op_sample_rate);
 }
 
 ServerState::~ServerState() = default;

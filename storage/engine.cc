@@ -5,6 +5,7 @@
 
 #include <rocksdb/cache.h>
 #include <rocksdb/convenience.h>
+#include <rocksdb/env.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/table.h>
 
@@ -71,6 +72,13 @@ Result<std::unique_ptr<Engine>> Engine::Open(const StorageOptions& options) {
   // a long time; bound the WAL so such column families get flushed and recovery stays short.
   db_options.max_total_wal_size = 4 * static_cast<uint64_t>(options.write_buffer_bytes);
   db_options.keep_log_file_num = 5;
+  std::unique_ptr<rocksdb::Env> memory_env;
+  if (options.in_memory) {
+    // Every file (tables, manifest, RocksDB's info log) in memory; nothing under the path.
+    memory_env.reset(rocksdb::NewMemEnv(rocksdb::Env::Default()));
+    db_options.env = memory_env.get();
+    db_options.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
+  }
 
   std::shared_ptr<rocksdb::Cache> cache = rocksdb::NewLRUCache(options.block_cache_bytes);
   rocksdb::ColumnFamilyOptions cf_options = MakeCfOptions(options, cache);
@@ -89,7 +97,9 @@ Result<std::unique_ptr<Engine>> Engine::Open(const StorageOptions& options) {
   auto impl = std::make_unique<Impl>();
   impl->options = options;
   impl->write_options.sync = options.sync_writes;
-  impl->write_options.disableWAL = false;
+  // In memory a WAL would only hold a second copy of every write until the next flush.
+  impl->write_options.disableWAL = options.in_memory;
+  impl->memory_env = std::move(memory_env);
   rocksdb::Status s =
       rocksdb::DB::Open(db_options, options.path, descriptors, &impl->handles, &impl->db);
   if (!s.ok()) return FromRocks(s, "open");
@@ -113,7 +123,7 @@ Engine::~Engine() = default;
 Engine::Impl::~Impl() {
   catalog.reset();
   if (db == nullptr) return;
-  db->FlushWAL(/*sync=*/true).PermitUncheckedError();
+  if (!options.in_memory) db->FlushWAL(/*sync=*/true).PermitUncheckedError();
   for (rocksdb::ColumnFamilyHandle* h : handles)
     db->DestroyColumnFamilyHandle(h).PermitUncheckedError();
   handles.clear();
@@ -255,6 +265,9 @@ Status Engine::Flush() {
                    "flush");
 }
 
-Status Engine::SyncWal() { return FromRocks(impl_->db->SyncWAL(), "sync WAL"); }
+Status Engine::SyncWal() {
+  if (impl_->options.in_memory) return Status::OK();  // no WAL: nothing outlives the process
+  return FromRocks(impl_->db->SyncWAL(), "sync WAL");
+}
 
 }  // namespace cairn::storage

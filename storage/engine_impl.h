@@ -141,6 +141,7 @@ struct CollectionState {
 
 struct Engine::Impl {
   StorageOptions options;
+  std::unique_ptr<rocksdb::Env> memory_env;  // in-memory mode's Env; outlives `db`
   rocksdb::DB* db = nullptr;
   rocksdb::ColumnFamilyHandle* default_cf = nullptr;
   rocksdb::ColumnFamilyHandle* catalog_cf = nullptr;

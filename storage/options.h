@@ -15,6 +15,9 @@ struct StorageOptions {
                                           // fsync an acknowledged write survives kill -9 of the
                                           // process (the OS holds it), not a power loss.
   bool create_if_missing = true;          // Default: true
+  // Default: false. True keeps every file RocksDB writes in memory (its in-memory Env): nothing
+  // is written under `path` and nothing persists past the process.
+  bool in_memory = false;
 };
 
 }  // namespace cairn::storage

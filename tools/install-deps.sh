@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 packages=(
   g++ cmake ninja-build pkg-config
   librocksdb-dev libbson-dev libmongoc-dev
-  libboost-dev libboost-program-options-dev libspdlog-dev libpcre2-dev libicu-dev libstemmer-dev
+  libboost-dev libboost-program-options-dev libspdlog-dev libyaml-cpp-dev libpcre2-dev libicu-dev libstemmer-dev
   libintelrdfpmath-dev
   libgtest-dev libgmock-dev
   python3 python3-pymongo

@@ -4,7 +4,10 @@
 #include "common/mutex.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <ctime>
+
+#include "common/logging.h"
 
 namespace cairn::server {
 
@@ -69,6 +72,33 @@ void AppendConnection(const OpEntry& entry, const std::string& host, bson_t* out
     bson_t metadata = entry.client_metadata.view().AsBson();
     BSON_APPEND_DOCUMENT(out, "clientMetadata", &metadata);
   }
+}
+
+// mongod's "Slow query" line for a command that ran longer than slowms (every command at -v),
+// sampled by slowOpSampleRate.
+void LogIfSlow(const OpRegistry& registry, const ConnectionInfo& connection, const OpEntry& entry)
+    REQUIRES(entry.mu) {
+  const int64_t millis = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::steady_clock::now() - entry.started)
+                             .count();
+  if (millis <= registry.slow_ms() && !logging::DebugEnabled(1)) return;
+  const double rate = registry.slow_op_sample_rate();
+  if (rate < 1.0 && (rate <= 0.0 || std::rand() > rate * RAND_MAX)) return;
+  BsonDoc attr;
+  AppendUtf8(attr.get(), "type", "command");
+  AppendUtf8(attr.get(), "ns", OpNamespace(entry.db, entry.command_name, entry.command));
+  bson_iter_t app;
+  if (entry.has_metadata && bson_iter_init(&app, entry.client_metadata.get()) &&
+      bson_iter_find_descendant(&app, "application.name", &app) && BSON_ITER_HOLDS_UTF8(&app)) {
+    AppendUtf8(attr.get(), "appName", IterUtf8(&app));
+  }
+  const bson_t command = entry.command.AsBson();
+  BSON_APPEND_DOCUMENT(attr.get(), "command", &command);
+  AppendUtf8(attr.get(), "remote", connection.remote);
+  AppendUtf8(attr.get(), "protocol", "op_msg");
+  BSON_APPEND_INT64(attr.get(), "durationMillis", millis);
+  logging::Log(logging::Severity::kInfo, "COMMAND", 51803,
+               "conn" + std::to_string(entry.connection_id), "Slow query", attr.get());
 }
 
 }  // namespace
@@ -169,7 +199,8 @@ std::vector<std::shared_ptr<OpEntry>> OpRegistry::Live() {
 }
 
 OpScope::OpScope(OpRegistry& registry, ConnectionInfo& connection, const CommandRequest& request,
-                 Interruptible* interrupt) {
+                 Interruptible* interrupt)
+    : registry_(registry), connection_(connection) {
   if (connection.op_entry == nullptr) connection.op_entry = registry.Register(connection);
   entry_ = connection.op_entry.get();
   const int64_t opid = registry.NextOpId();
@@ -189,6 +220,7 @@ OpScope::OpScope(OpRegistry& registry, ConnectionInfo& connection, const Command
 
 OpScope::~OpScope() {
   MutexLock lock(&entry_->mu);
+  LogIfSlow(registry_, connection_, *entry_);
   entry_->active = false;
   entry_->interrupt = nullptr;
   entry_->command = BsonView();

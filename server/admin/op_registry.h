@@ -60,6 +60,17 @@ class OpRegistry {
   // Interrupts the running operations of these sessions (their command's lsid.id) with `code`.
   void KillSessions(const std::vector<SessionId>& sessions, ErrorCode code);
 
+  // Commands slower than `slow_ms` are logged ("Slow query", id 51803), a `sample_rate`
+  // fraction of them, as mongod's slowms and slowOpSampleRate; with -v every command is.
+  void SetSlowOpThreshold(int slow_ms, double sample_rate) {
+    slow_ms_.store(slow_ms, std::memory_order_relaxed);
+    slow_op_sample_rate_.store(sample_rate, std::memory_order_relaxed);
+  }
+  int slow_ms() const { return slow_ms_.load(std::memory_order_relaxed); }
+  double slow_op_sample_rate() const {
+    return slow_op_sample_rate_.load(std::memory_order_relaxed);
+  }
+
  private:
   // The entries of the connections still open.
   std::vector<std::shared_ptr<OpEntry>> Live();
@@ -67,10 +78,13 @@ class OpRegistry {
   Mutex mu_;
   std::vector<std::weak_ptr<OpEntry>> entries_ GUARDED_BY(mu_);  // expired ones pruned lazily
   std::atomic<int64_t> last_opid_{0};
+  std::atomic<int> slow_ms_{100};                 // Default: 100 (--slowms)
+  std::atomic<double> slow_op_sample_rate_{1.0};  // Default: 1.0 (--slowOpSampleRate)
 };
 
 // Marks the connection's command as running for its lifetime (RunCommand holds one around the
-// handler), killable through `interrupt`. `request` and `interrupt` must outlive the scope.
+// handler), killable through `interrupt`, and logs it at its end when it was slow.
+// `request` and `interrupt` must outlive the scope.
 class OpScope {
  public:
   OpScope(OpRegistry& registry, ConnectionInfo& connection, const CommandRequest& request,
@@ -80,6 +94,8 @@ class OpScope {
   OpScope& operator=(const OpScope&) = delete;
 
  private:
+  OpRegistry& registry_;
+  const ConnectionInfo& connection_;
   OpEntry* entry_;
 };
 

@@ -23,6 +23,9 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -45,8 +48,35 @@ namespace cairn::server {
 
 namespace asio = boost::asio;
 using asio::ip::tcp;
+// Connections arrive over TCP and over unix domain sockets; one generic stream socket type
+// serves both.
+using Stream = asio::generic::stream_protocol;
+using StreamAcceptor = asio::basic_socket_acceptor<Stream>;
 
 namespace {
+
+// A generic endpoint of an IPv4 or IPv6 socket as a TCP endpoint (same sockaddr bytes).
+tcp::endpoint ToTcp(const Stream::endpoint& endpoint) {
+  tcp::endpoint out;
+  if (endpoint.size() <= out.capacity()) {
+    std::memcpy(out.data(), endpoint.data(), endpoint.size());
+    out.resize(endpoint.size());
+  }
+  return out;
+}
+
+std::string ToString(const tcp::endpoint& endpoint) {
+  return endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
+}
+
+std::string UnixSocketPath(const Stream::endpoint& endpoint) {
+  asio::local::stream_protocol::endpoint local;
+  if (endpoint.size() <= local.capacity()) {
+    std::memcpy(local.data(), endpoint.data(), endpoint.size());
+    local.resize(endpoint.size());
+  }
+  return local.path();
+}
 
 // A request's bytes are read as they arrive: the buffer starts at this size past the header
 // and doubles with what came, so a header announcing 48 MB costs nothing until 48 MB arrive.
@@ -157,13 +187,13 @@ struct Server::Impl {
   // One live connection: its socket (on the connection's strand), for shutdown. `busy` and
   // `closing` are read and written on the strand only.
   struct Session {
-    tcp::socket socket;
+    Stream::socket socket;
     size_t loop;  // index into `loops`
     bool busy = false;
     bool closing = false;
     // The timer of an awaitData getMore waiting for an insert (shutdown ends the wait early).
     std::shared_ptr<asio::steady_timer> await_timer;
-    Session(tcp::socket s, size_t l) : socket(std::move(s)), loop(l) {}
+    Session(Stream::socket s, size_t l) : socket(std::move(s)), loop(l) {}
   };
 
   Impl(ServerOptions options, std::unique_ptr<storage::Engine> engine)
@@ -185,11 +215,13 @@ struct Server::Impl {
   asio::steady_timer reaper;
   asio::steady_timer transaction_reaper;
   asio::steady_timer watchdog;
-  std::vector<std::unique_ptr<tcp::acceptor>> acceptors;
+  std::vector<std::unique_ptr<StreamAcceptor>> acceptors;
+  std::vector<std::string> unix_socket_paths;  // removed when the server stops, as mongod does
   Mutex sessions_mu;
   std::unordered_map<int64_t, std::shared_ptr<Session>> sessions GUARDED_BY(sessions_mu);
   std::atomic<bool> stopping{false};
   int64_t max_connections = 0;
+  int bound_port = 0;  // the TCP port, known once bound (--port 0 picks one)
   // Every runner thread started, current and retired; reaped once exited.
   Mutex runners_mu;
   std::vector<std::unique_ptr<Runner>> runners GUARDED_BY(runners_mu);
@@ -213,7 +245,7 @@ struct Server::Impl {
 
   void StartRunner(IoLoop& loop);
   void ReapRunners(bool all);
-  asio::awaitable<void> Accept(tcp::acceptor& acceptor);
+  asio::awaitable<void> Accept(StreamAcceptor& acceptor);
   asio::awaitable<void> Serve(std::shared_ptr<Session> session, int64_t id);
   // Suspends the connection until an insert into the awaited capped collection commits or the
   // await deadline passes (tailable awaitData getMore; tailable_cursor.h).
@@ -286,13 +318,13 @@ void Server::Impl::ScheduleWatchdog() {
   });
 }
 
-asio::awaitable<void> Server::Impl::Accept(tcp::acceptor& acceptor) {
+asio::awaitable<void> Server::Impl::Accept(StreamAcceptor& acceptor) {
   auto backoff = kFirstAcceptBackoff;
   std::chrono::steady_clock::time_point last_error_log{};
   for (;;) {
     // The connection lives on one loop, on its own strand.
     const size_t loop = next_loop++ % loops.size();
-    tcp::socket socket(asio::make_strand(loops[loop]->context));
+    Stream::socket socket(asio::make_strand(loops[loop]->context));
     boost::system::error_code ec;
     co_await acceptor.async_accept(socket, asio::redirect_error(asio::use_awaitable, ec));
     if (ec) {
@@ -325,7 +357,9 @@ asio::awaitable<void> Server::Impl::Accept(tcp::acceptor& acceptor) {
       socket.close(ec);
       continue;
     }
-    socket.set_option(tcp::no_delay(true), ec);
+    if (socket.local_endpoint(ec).protocol().family() != AF_UNIX) {
+      socket.set_option(tcp::no_delay(true), ec);
+    }
     int64_t id = state.NextConnectionId();
     ++state.current_connections;
     ++state.total_connections;
@@ -365,17 +399,24 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
   info.id = id;
   info.socket_fd = session->socket.native_handle();
   boost::system::error_code ec;
-  auto remote = session->socket.remote_endpoint(ec);
-  if (!ec) {
-    info.remote = remote.address().to_string() + ":" + std::to_string(remote.port());
-    const asio::ip::address peer = remote.address();
-    info.from_loopback =
-        peer.is_loopback() ||
-        (peer.is_v6() && peer.to_v6().is_v4_mapped() &&
-         asio::ip::make_address_v4(asio::ip::v4_mapped, peer.to_v6()).is_loopback());
+  const Stream::endpoint local = session->socket.local_endpoint(ec);
+  if (!ec && local.protocol().family() == AF_UNIX) {
+    // As mongod names a unix socket's peer; it is on this machine.
+    info.remote = "anonymous unix socket:" + std::to_string(bound_port);
+    info.local = UnixSocketPath(local);
+    info.from_loopback = true;
+  } else if (!ec) {
+    info.local = ToString(ToTcp(local));
+    const tcp::endpoint remote = ToTcp(session->socket.remote_endpoint(ec));
+    if (!ec) {
+      info.remote = ToString(remote);
+      const asio::ip::address peer = remote.address();
+      info.from_loopback =
+          peer.is_loopback() ||
+          (peer.is_v6() && peer.to_v6().is_v4_mapped() &&
+           asio::ip::make_address_v4(asio::ip::v4_mapped, peer.to_v6()).is_loopback());
+    }
   }
-  auto local = session->socket.local_endpoint(ec);
-  if (!ec) info.local = local.address().to_string() + ":" + std::to_string(local.port());
   int64_t count = state.current_connections.load();
   // The loop that reads ahead for this connection's cursors. The guard keeps it running while
   // the connection lives: at shutdown a loop whose own connections have ended would otherwise
@@ -503,7 +544,7 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
       next.kind = Continuation::Kind::kAwaitTopology;
       next.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(next.await_ms);
       auto readable = std::make_shared<bool>(false);
-      session->socket.async_wait(asio::ip::tcp::socket::wait_read,
+      session->socket.async_wait(Stream::socket::wait_read,
                                  [session, readable](const boost::system::error_code& wait_ec) {
                                    if (wait_ec) return;  // cancelled: the wait ended first
                                    *readable = true;
@@ -675,45 +716,82 @@ int64_t MaxConnections(int configured) {
 
 }  // namespace
 
-Status Server::Run() {
+Status Server::Run(const std::function<void()>& on_listening) {
   Impl& impl = *impl_;
   const ServerOptions& options = impl.state.options();
   impl.max_connections = MaxConnections(options.max_conns);
   int bound_port = options.port;
+  auto bind_failed = [&](const std::string& address, const boost::system::error_code& ec) {
+    BsonDoc attr;
+    AppendUtf8(attr.get(), "error", ec.message());
+    AppendUtf8(attr.get(), "address", address);
+    BSON_APPEND_INT32(attr.get(), "port", bound_port);
+    logging::Log(logging::Severity::kError, "NETWORK", 23024, "initandlisten",
+                 "Failed to bind: " + ec.message(), attr.get());
+    return Status(ErrorCode::kInternalError, "cannot listen on " + address + ":" +
+                                                 std::to_string(bound_port) + ": " + ec.message());
+  };
+  auto listen = [&](StreamAcceptor& acceptor, const Stream::endpoint& endpoint, bool v6) {
+    boost::system::error_code ec;
+    acceptor.open(endpoint.protocol(), ec);
+    if (!ec && endpoint.protocol().family() != AF_UNIX) {
+      acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+      // "::" and "0.0.0.0" side by side (--bind_ip_all --ipv6): each its own family.
+      if (!ec && v6) acceptor.set_option(asio::ip::v6_only(true), ec);
+    }
+    if (!ec) acceptor.bind(endpoint, ec);
+    if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+    return ec;
+  };
+  std::vector<std::string> listening;  // what "Listening on" names, per acceptor
   for (const std::string& ip : options.bind_ips) {
     boost::system::error_code ec;
     auto address = asio::ip::make_address(ip, ec);
     if (ec) return Status(ErrorCode::kBadValue, "invalid --bind_ip address: " + ip);
-    auto acceptor = std::make_unique<tcp::acceptor>(impl.listener);
-    tcp::endpoint endpoint(address, static_cast<unsigned short>(bound_port));
-    acceptor->open(endpoint.protocol(), ec);
-    if (!ec) acceptor->set_option(tcp::acceptor::reuse_address(true), ec);
-    if (!ec) acceptor->bind(endpoint, ec);
-    if (!ec) acceptor->listen(asio::socket_base::max_listen_connections, ec);
-    if (ec) {
-      BsonDoc attr;
-      AppendUtf8(attr.get(), "error", ec.message());
-      AppendUtf8(attr.get(), "address", ip);
-      BSON_APPEND_INT32(attr.get(), "port", bound_port);
-      logging::Log(logging::Severity::kError, "NETWORK", 23024, "initandlisten",
-                   "Failed to bind: " + ec.message(), attr.get());
-      return Status(
-          ErrorCode::kInternalError,
-          "cannot listen on " + ip + ":" + std::to_string(bound_port) + ": " + ec.message());
+    auto acceptor = std::make_unique<StreamAcceptor>(impl.listener);
+    ec = listen(*acceptor,
+                Stream::endpoint(tcp::endpoint(address, static_cast<unsigned short>(bound_port))),
+                address.is_v6());
+    if (ec) return bind_failed(ip, ec);
+    if (bound_port == 0) {
+      bound_port = ToTcp(acceptor->local_endpoint()).port();  // --port 0: one port for all
     }
-    if (bound_port == 0)
-      bound_port = acceptor->local_endpoint().port();  // --port 0: one port for all
     impl.acceptors.push_back(std::move(acceptor));
+    listening.push_back(address.to_string());
+  }
+  impl.bound_port = bound_port;
+  // mongod's unix domain socket, <prefix>/mongodb-<port>.sock (drivers connect through it,
+  // e.g. mongodb://%2Ftmp%2Fmongodb-27017.sock), and any .sock path given in --bind_ip.
+  std::vector<std::string> unix_paths = options.extra_unix_sockets;
+  if (options.unix_socket) {
+    unix_paths.push_back(options.unix_socket_prefix + "/mongodb-" + std::to_string(bound_port) +
+                         ".sock");
+  }
+  for (const std::string& path : unix_paths) {
+    if (path.size() >= sizeof(sockaddr_un::sun_path)) {
+      return Status(ErrorCode::kBadValue, "unix socket path too long: " + path);
+    }
+    ::unlink(path.c_str());  // a stale socket file a killed server left behind
+    auto acceptor = std::make_unique<StreamAcceptor>(impl.listener);
+    boost::system::error_code ec =
+        listen(*acceptor, Stream::endpoint(asio::local::stream_protocol::endpoint(path)), false);
+    if (ec) return bind_failed(path, ec);
+    impl.unix_socket_paths.push_back(path);
+    if (::chmod(path.c_str(), static_cast<mode_t>(options.unix_socket_permissions)) != 0) {
+      return bind_failed(path, boost::system::error_code(errno, boost::system::system_category()));
+    }
+    impl.acceptors.push_back(std::move(acceptor));
+    listening.push_back(path);
   }
   // The replica set's configuration names this server by its port: known once bound.
   impl.state.repl().set_port(bound_port);
   if (Status started = impl.state.repl().Startup(); !started.ok()) return started;
-  for (auto& acceptor : impl.acceptors) {
+  for (size_t i = 0; i < impl.acceptors.size(); ++i) {
     BsonDoc attr;
-    AppendUtf8(attr.get(), "address", acceptor->local_endpoint().address().to_string());
+    AppendUtf8(attr.get(), "address", listening[i]);
     logging::Log(logging::Severity::kInfo, "NETWORK", 23015, "listener", "Listening on",
                  attr.get());
-    asio::co_spawn(impl.listener, impl.Accept(*acceptor), asio::detached);
+    asio::co_spawn(impl.listener, impl.Accept(*impl.acceptors[i]), asio::detached);
   }
   impl.signals.async_wait([&impl](const boost::system::error_code& ec, int) {
     if (!ec) impl.BeginShutdown();
@@ -734,10 +812,12 @@ Status Server::Run() {
     logging::Log(logging::Severity::kInfo, "NETWORK", 23016, "listener", "Waiting for connections",
                  attr.get());
   }
+  if (on_listening) on_listening();
 
   impl.listener.run();             // until shutdown has begun and every connection has ended
   impl.ReapRunners(/*all=*/true);  // each loop's runner returns once its loop is out of work
 
+  for (const std::string& path : impl.unix_socket_paths) ::unlink(path.c_str());
   logging::Log(logging::Severity::kInfo, "STORAGE", 22261, "SignalHandler",
                "Closing the storage engine", nullptr);
   impl.state.CloseEngine();

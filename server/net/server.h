@@ -5,6 +5,7 @@
 // Asio. Threading model: server.cc's header comment.
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include "common/status.h"
@@ -20,7 +21,9 @@ class Server {
 
   // Binds every address, logs "Waiting for connections", and serves until a signal (or Stop)
   // arrives. Returns when every connection has ended and the engine is closed.
-  Status Run();
+  // Listens and serves until shutdown. `on_listening` runs once, when the server is waiting for
+  // connections (--fork tells its parent then).
+  Status Run(const std::function<void()>& on_listening = {});
   // Asks a running server to shut down (thread-safe).
   void Stop();
 

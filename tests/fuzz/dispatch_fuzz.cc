@@ -197,7 +197,8 @@ void CloseState() {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
-  logging::Init({"/dev/null", /*quiet=*/true});
+  std::string log_error;
+  logging::Init({"/dev/null", /*quiet=*/true}, &log_error);
   scratch = new std::string();
   OpenState();
   default_parameters = new BsonDoc();

@@ -571,7 +571,8 @@ void RegisterSpecFiles() {
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
-  cairn::logging::Init({"/dev/null", /*quiet=*/true});
+  std::string log_error;
+  cairn::logging::Init({"/dev/null", /*quiet=*/true}, &log_error);
   cairn::spec::RegisterSpecFiles();
   return RUN_ALL_TESTS();
 }

@@ -42,6 +42,21 @@ def free_port():
         return s.getsockname()[1]
 
 
+def wait_for(predicate, timeout=20):
+    """Polls `predicate` every 50 ms until it holds (True) or `timeout` seconds pass (False)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
 def _is_listening_line(line):
     if not line.startswith("{"):
         return False

@@ -14,7 +14,7 @@ import unittest
 
 import pymongo
 
-from harness import CAIRND, CairnServer, free_port
+from harness import CAIRND, CairnServer, free_port, read, wait_for
 
 
 def run(*args, timeout=20):
@@ -22,18 +22,6 @@ def run(*args, timeout=20):
                           timeout=timeout)
 
 
-def read(path):
-    with open(path) as f:
-        return f.read()
-
-
-def wait_for(predicate, timeout=20):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 class CommandLineTest(unittest.TestCase):
@@ -72,8 +60,7 @@ class CommandLineTest(unittest.TestCase):
             server.stop(keep_dbpath=True)
         finally:
             shutil.rmtree(dbpath, ignore_errors=True)
-        for args, word in ((("--storageEngine", "inMemory"), "inMemory"),
-                           (("--storageEngine", "mmapv1"), "mmapv1"), (("--auth",), "--auth")):
+        for args, word in ((("--storageEngine", "mmapv1"), "mmapv1"), (("--auth",), "--auth")):
             result = run(*args)
             self.assertEqual(result.returncode, 2, args)
             self.assertIn(word, result.stderr.decode(), args)
