@@ -63,6 +63,12 @@ struct ConnectionInfo {
   // This connection in the server's OpRegistry ($currentOp), set by its first command; the
   // registry forgets the connection when this goes.
   std::shared_ptr<OpEntry> op_entry;
+  // The client said it is a member of the cluster (hello's internalClient): failCommand lets its
+  // commands by (unless failInternalCommands), and its errors get no RetryableWriteError label.
+  bool internal_client = false;
+  // A test failpoint ended the client's session (failCommand's closeConnection,
+  // onPrimaryTransactionalWrite): the connection closes after the command, with no reply.
+  bool end_session = false;
 };
 
 struct CommandContext {
@@ -113,6 +119,10 @@ struct Continuation {
     // The command's success is the connection's end: no reply, the connection closes (shutdown,
     // whose client sees the connection close as with mongod).
     kCloseConnection,
+    // failCommand's blockConnection (a test failpoint) held the command before it ran: the loop
+    // waits until `deadline` without holding its thread, then Resume runs the request with the
+    // failpoint's data in `held_by` (the hit's other effects follow; nothing is counted twice).
+    kBlock,
   };
   using Resume = CommandOutcome (*)(CommandContext& ctx, const Continuation& self, bson_t* reply);
 
@@ -131,6 +141,7 @@ struct Continuation {
   // each answering the one before, until the client goes.
   bool exhaust = false;
   int64_t await_ms = 0;
+  std::shared_ptr<const BsonDoc> held_by;  // kBlock
 
   static Continuation ReadAhead(int64_t cursor_id) {
     Continuation next;
@@ -179,6 +190,9 @@ struct CommandDef {
   // other command gets each sequence folded into its body as an array field, as mongod parses them.
   bool reads_sequences = false;
   OnSecondary on_secondary = OnSecondary::kAlways;
+  // A test command (configureFailPoint): it exists only with --setParameter
+  // enableTestCommands=1; without it the dispatcher and listCommands know no such command.
+  bool test_only = false;
 };
 
 }  // namespace cairn::server

@@ -14,7 +14,8 @@ namespace {
 enum class ParameterType { kBool, kInt };
 
 // One settable parameter: its name, type and storage; `gt` is the IDL validator "gt" (int only).
-// A startup-only parameter (setAt: startup) lives outside ServerParameters, behind `get`/`set`.
+// A startup-only parameter (setAt: startup) is marked `startup`, or lives outside
+// ServerParameters behind `get`/`set`.
 struct ParameterDef {
   std::string_view name;
   ParameterType type;
@@ -23,11 +24,14 @@ struct ParameterDef {
   int32_t gt = INT32_MIN;
   int32_t (*get)() = nullptr;
   Status (*set)(int32_t) = nullptr;
-  bool startup_only() const { return set != nullptr; }
+  bool startup = false;
+  bool startup_only() const { return startup || set != nullptr; }
 };
 
 // Sorted by name.
 const ParameterDef kParameters[] = {
+    {"enableTestCommands", ParameterType::kBool, &ServerParameters::enable_test_commands, nullptr,
+     INT32_MIN, nullptr, nullptr, /*startup=*/true},
     {"internalDocumentSourceGroupMaxMemoryBytes", ParameterType::kInt, nullptr,
      &ServerParameters::internal_document_source_group_max_memory_bytes, 0},
     {"internalQueryCollectionMaxDataSizeBytesToChooseHashJoin", ParameterType::kInt, nullptr,

@@ -1,8 +1,9 @@
 // ServerParameters: the runtime-settable server parameters Cairn honours (the TTL monitor's and
 // the blocking stages' and $lookup's memory budgets), with MongoDB's names, types, defaults and
 // validators (ttl.idl, query_knobs.idl): what setParameter changes, getParameter reads and
-// `--setParameter name=value` sets at startup. maxBSONDepth (common/bson_validate.h) is set at
-// startup only: setParameter answers IllegalOperation for it, as mongod does. A parameter Cairn
+// `--setParameter name=value` sets at startup. maxBSONDepth (common/bson_validate.h) and
+// enableTestCommands are set at startup only: setParameter answers IllegalOperation for them, as
+// mongod does. A parameter Cairn
 // does not honour is not listed, so setting it answers MongoDB's "unrecognized parameter" rather
 // than being accepted and ignored. Thread-safe: every value is an atomic.
 #pragma once
@@ -34,6 +35,9 @@ struct ServerParameters {
   // How long a multi-document transaction may stay open before the server aborts it (> 0).
   // Default: 60 (transactionLifetimeLimitSeconds).
   std::atomic<int32_t> transaction_lifetime_limit_seconds{60};
+  // Test commands (configureFailPoint) exist: --setParameter enableTestCommands=1, startup only.
+  // Default: false.
+  std::atomic<bool> enable_test_commands{false};
 };
 
 // The names of the settable parameters, sorted (getParameter "*").

@@ -11,6 +11,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "server/admin/fail_points.h"
 #include "server/admin/op_registry.h"
 #include "server/admin/session_cache.h"
 #include "server/capped/capped_registry.h"
@@ -46,6 +47,8 @@ class ServerState {
   CappedRegistry& capped() { return capped_; }
   // setParameter/getParameter values (--setParameter applied at construction).
   ServerParameters& parameters() { return parameters_; }
+  // The test failpoints configureFailPoint sets (with enableTestCommands).
+  FailPoints& fail_points() { return fail_points_; }
   // The TTL monitor: started by Server::Run, stopped by CloseEngine (before the engine closes).
   TtlMonitor& ttl_monitor() { return ttl_monitor_; }
 
@@ -84,6 +87,7 @@ class ServerState {
   OpRegistry ops_;
   CappedRegistry capped_;
   ServerParameters parameters_;
+  FailPoints fail_points_;
   WriteContext writes_{*engine_, id_cache_, capped_};
   ReplicationCoordinator repl_{options_, writes_};
   std::atomic<int64_t> last_connection_id_{0};

@@ -11,8 +11,8 @@ namespace cairn::server {
 
 namespace {
 
-// name, handler, admin_only, requires_auth, help, reads_sequences, on_secondary. Keep sorted by
-// name (checked at first use).
+// name, handler, admin_only, requires_auth, help, reads_sequences, on_secondary, test_only. Keep
+// sorted by name (checked at first use).
 constexpr std::array kCommands = {
     CommandDef{"abortTransaction", HandleAbortTransaction, true, true, "Aborts a transaction",
                false, OnSecondary::kNever},
@@ -33,6 +33,9 @@ constexpr std::array kCommands = {
                false, OnSecondary::kOptIn},
     CommandDef{"commitTransaction", HandleCommitTransaction, true, true, "Commits a transaction",
                false, OnSecondary::kNever},
+    CommandDef{"configureFailPoint", HandleConfigureFailPoint, true, false,
+               "modifies the settings of a fail point", false, OnSecondary::kAlways,
+               /*test_only=*/true},
     CommandDef{"connectionStatus", HandleConnectionStatus, false, false,
                "Returns connection-specific information such as logged-in users and their roles"},
     CommandDef{"convertToCapped", HandleConvertToCapped, false, true,

@@ -6,10 +6,13 @@
 // tailable_cursor.h.
 #include <string>
 
+#include "server/admin/fail_points.h"
 #include "server/catalog/namespace.h"
 #include "server/commands/command_args.h"
+#include "server/commands/command_table.h"
 #include "server/cursor/cursor_batch.h"
 #include "server/cursor/tailable_cursor.h"
+#include "server/server_state.h"
 #include "server/txn/transaction_scope.h"
 #include "wire/reply_buffer.h"
 
@@ -62,6 +65,19 @@ CommandOutcome HandleGetMore(CommandContext& ctx, const CommandRequest& request,
   // Checked out until the pin ends: every return below gives it back, unless it is discarded.
   CAIRN_ASSIGN_OR_RETURN(CursorPin cursor, ctx.state.cursors().Pin(id, ns));
   CAIRN_RETURN_IF_ERROR(CheckCursorTransaction(ctx, *cursor));
+  // failGetMoreAfterCursorCheckout (a test failpoint): the getMore fails once its cursor is
+  // checked out, with the data's errorCode (InternalError without one), for the connections
+  // failCommand's rules pick (appName, namespace...).
+  const FailCommandTarget target{FindCommand("getMore"), &request, &ctx.connection, FindCommand};
+  if (std::shared_ptr<const BsonDoc> data =
+          ctx.state.fail_points().fail_get_more_after_cursor_checkout.Evaluate(
+              [&](BsonView data) { return FailCommandTargets(data, target); })) {
+    bson_iter_t code;
+    const bool has_code = data->view().Find("errorCode", &code) && IterIsNumber(&code);
+    return Status(
+        has_code ? static_cast<ErrorCode>(bson_iter_as_int64(&code)) : ErrorCode::kInternalError,
+        "Hit the 'failGetMoreAfterCursorCheckout' failpoint");
+  }
   if (cursor->tailable) {
     int64_t max_time_ms = args.GetInt("maxTimeMS", 0);
     if (args.Has("maxTimeMS") && !cursor->await_data) {

@@ -16,6 +16,7 @@ CAIRN_DECLARE_HANDLER(HandleCloneCollectionAsCapped);
 CAIRN_DECLARE_HANDLER(HandleCollMod);
 CAIRN_DECLARE_HANDLER(HandleCollStats);
 CAIRN_DECLARE_HANDLER(HandleCommitTransaction);
+CAIRN_DECLARE_HANDLER(HandleConfigureFailPoint);
 CAIRN_DECLARE_HANDLER(HandleConnectionStatus);
 CAIRN_DECLARE_HANDLER(HandleConvertToCapped);
 CAIRN_DECLARE_HANDLER(HandleCount);

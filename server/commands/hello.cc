@@ -168,6 +168,8 @@ CommandOutcome HandleHello(CommandContext& ctx, const CommandRequest& request, b
     ctx.connection.client_metadata = BsonDoc(IterDocument(&it));
   }
   ctx.connection.saw_hello = true;
+  // A cluster member introduces itself so (mongod tags the session kInternalClient).
+  if (request.body.Find("internalClient", &it)) ctx.connection.internal_client = true;
   bool wait = false;
   int64_t max_await_ms = 0, counter = 0;
   Status status = ParseAwait(ctx.state, request, &wait, &max_await_ms, &counter);

@@ -75,6 +75,7 @@ CommandOutcome HandleInsert(CommandContext& ctx, const CommandRequest& request, 
     }
     ++inserted;
   }
+  if (retry && retry->has_noted()) CAIRN_RETURN_IF_ERROR(retry->OnPrimaryWrite());
   CAIRN_RETURN_IF_ERROR(writer->Commit());
   if (retry) retry->Committed();
   AppendCount(reply, "n", inserted);

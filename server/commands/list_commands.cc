@@ -1,7 +1,9 @@
-// listCommands: generated from the command table (name, help, adminOnly, requiresAuth).
+// listCommands: generated from the command table (name, help, adminOnly, requiresAuth); test
+// commands only with enableTestCommands, as mongod lists them.
 #include <string>
 
 #include "server/commands/command_table.h"
+#include "server/server_state.h"
 
 namespace cairn::server {
 
@@ -10,6 +12,7 @@ CommandOutcome HandleListCommands(CommandContext& ctx, const CommandRequest& req
   bson_t commands;
   BSON_APPEND_DOCUMENT_BEGIN(reply, "commands", &commands);
   for (const CommandDef& def : AllCommands()) {
+    if (def.test_only && !ctx.state.parameters().enable_test_commands.load()) continue;
     std::string name(def.name);
     bson_t entry;
     bson_append_document_begin(&commands, name.data(), static_cast<int>(name.size()), &entry);

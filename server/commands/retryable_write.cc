@@ -47,8 +47,33 @@ Result<std::unique_ptr<RetryableWrite>> RetryableWrite::Begin(CommandContext& ct
   return write;
 }
 
+bool IsRetriableErrorCode(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kHostUnreachable:
+    case ErrorCode::kHostNotFound:
+    case ErrorCode::kNetworkTimeout:
+    case ErrorCode::kShutdownInProgress:
+    case ErrorCode::kReadConcernMajorityNotAvailableYet:
+    case ErrorCode::kPrimarySteppedDown:
+    case ErrorCode::kExceededTimeLimit:
+    case ErrorCode::kConnectionPoolExpired:
+    case ErrorCode::kInternalTransactionNotSupported:
+    case ErrorCode::kSocketException:
+    case ErrorCode::kNotWritablePrimary:
+    case ErrorCode::kInterruptedAtShutdown:
+    case ErrorCode::kInterruptedDueToReplStateChange:
+    case ErrorCode::kNotPrimaryNoSecondaryOk:
+    case ErrorCode::kNotPrimaryOrSecondary:
+    case ErrorCode::kBackupCursorOpenConflictWithCheckpoint:
+      return true;
+    default:
+      return false;
+  }
+}
+
 Status CommitStatement(CollectionWriter& writer, RetryableWrite* retry, size_t index) {
   const uint64_t ts = writer.last_oplog_ts();
+  if (retry != nullptr && ts != 0) CAIRN_RETURN_IF_ERROR(retry->OnPrimaryWrite());
   CAIRN_RETURN_IF_ERROR(writer.Commit());
   if (retry != nullptr) {
     retry->Note(index, ts);
@@ -89,6 +114,22 @@ const StatementContext* RetryableWrite::Statement(size_t i) {
 
 void RetryableWrite::Note(size_t i, uint64_t ts) {
   if (ts != 0) noted_.emplace_back(StmtId(i), ts);
+}
+
+Status RetryableWrite::OnPrimaryWrite() {
+  std::shared_ptr<const BsonDoc> data =
+      ctx_->state.fail_points().on_primary_transactional_write.Evaluate();
+  if (data == nullptr) return Status::OK();
+  bson_iter_t it;
+  if (!data->view().Find("closeConnection", &it) || bson_iter_as_bool(&it)) {
+    ctx_->connection.end_session = true;
+  }
+  if (data->view().Find("failBeforeCommitExceptionCode", &it) && IterIsNumber(&it)) {
+    return Status(static_cast<ErrorCode>(bson_iter_as_int64(&it)),
+                  "Failing write for " + std::to_string(txn_number_) +
+                      " due to failpoint. The write must not be reflected.");
+  }
+  return Status::OK();
 }
 
 void RetryableWrite::Committed() {

@@ -22,6 +22,10 @@ namespace cairn::server {
 
 class RetryableWrite;
 
+// Whether `code` is in mongod's RetriableError category: the errors (or write concern errors) a
+// retryable write, or a transaction's commit or abort, answers with the RetryableWriteError label.
+bool IsRetriableErrorCode(ErrorCode code);
+
 // Commits `writer`'s unit and, with `retry`, records statement `index` as executed at the unit's
 // newest oplog entry (the statement's last): what each retryable statement does at its end.
 Status CommitStatement(CollectionWriter& writer, RetryableWrite* retry, size_t index);
@@ -45,6 +49,14 @@ class RetryableWrite {
   void Note(size_t i, uint64_t ts);
   // After the noted statements committed: records them in the session.
   void Committed();
+  // Before a statement that wrote commits: the onPrimaryTransactionalWrite test failpoint, as
+  // mongod evaluates it when a retryable write registers its commit. Its closeConnection (true
+  // unless given false) ends the client's session, so the driver sees a network error after the
+  // write and retries it; failBeforeCommitExceptionCode fails the statement, which then commits
+  // nothing.
+  Status OnPrimaryWrite();
+  // Whether statements were noted since the last Committed (they have written).
+  bool has_noted() const { return !noted_.empty(); }
 
  private:
   RetryableWrite() = default;

@@ -10,10 +10,12 @@
 
 #include "common/interrupt.h"
 #include "common/logging.h"
+#include "server/admin/fail_points.h"
 #include "server/admin/session_cache.h"
 #include "server/commands/command_table.h"
 #include "server/commands/read_concern.h"
 #include "server/commands/reply.h"
+#include "server/commands/retryable_write.h"
 #include "server/commands/write_concern.h"
 #include "server/server_state.h"
 #include "server/txn/transaction_scope.h"
@@ -44,6 +46,10 @@ bool IsHelloName(std::string_view name) {
   return name == "hello" || name == "isMaster" || name == "ismaster";
 }
 
+Continuation RunCommandHeldBy(ServerState& state, ConnectionInfo& connection,
+                              const CommandRequest& request, wire::ReplyBuffer* out,
+                              const std::shared_ptr<const BsonDoc>& held_by);
+
 // Closes an OP_MSG reply built in `out` and writes its prefix (and checksum when asked), with
 // moreToCome when `more_to_come`. Returns the reply's requestId.
 int32_t FinishOpMsg(wire::ReplyBuffer* out, int32_t response_to, bool with_checksum,
@@ -61,9 +67,10 @@ int32_t FinishOpMsg(wire::ReplyBuffer* out, int32_t response_to, bool with_check
   return request_id;
 }
 
+// `held_by`: failCommand's data when the request was held (blockConnection) and now runs.
 Dispatched HandleOpMsg(ServerState& state, ConnectionInfo& connection,
                        const wire::MessageHeader& header, const uint8_t* frame, size_t size,
-                       wire::ReplyBuffer* out) {
+                       wire::ReplyBuffer* out, const std::shared_ptr<const BsonDoc>& held_by) {
   Result<wire::OpMsg> parsed = wire::ParseOpMsg(frame, size);
   if (!parsed.ok()) {
     LogProtocolError(connection, parsed.status());
@@ -94,10 +101,14 @@ Dispatched HandleOpMsg(ServerState& state, ConnectionInfo& connection,
           reply, Status(ErrorCode::kLocation40571, "OP_MSG requests require a $db argument"));
     } else {
       request.db = IterUtf8(&db);
-      next = RunCommand(state, connection, request, out);
+      next = RunCommandHeldBy(state, connection, request, out, held_by);
     }
   }
-  if (next.kind == Continuation::Kind::kCloseConnection) return {DispatchAction::kClose, {}};
+  // Held before it ran: nothing is built yet, and the loop's wait ends in Resume.
+  if (next.kind == Continuation::Kind::kBlock) return {DispatchAction::kClose, std::move(next)};
+  if (next.kind == Continuation::Kind::kCloseConnection || connection.end_session) {
+    return {DispatchAction::kClose, {}};
+  }
   if (msg.more_to_come()) {
     out->Reset(wire::kKeepReplyBytes);
     return {DispatchAction::kNoReply, {}};  // nothing is sent, so nothing follows a reply
@@ -116,7 +127,7 @@ void FinishOpReply(wire::ReplyBuffer* out, int32_t response_to, int32_t response
 
 Dispatched HandleOpQuery(ServerState& state, ConnectionInfo& connection,
                          const wire::MessageHeader& header, const uint8_t* frame, size_t size,
-                         wire::ReplyBuffer* out) {
+                         wire::ReplyBuffer* out, const std::shared_ptr<const BsonDoc>& held_by) {
   Result<wire::OpQuery> parsed = wire::ParseOpQuery(frame, size);
   if (!parsed.ok()) {
     LogProtocolError(connection, parsed.status());
@@ -154,8 +165,11 @@ Dispatched HandleOpQuery(ServerState& state, ConnectionInfo& connection,
     request.db = db;
     request.body = command;
     request.from_op_query = true;
-    // hello, the only command OP_QUERY still runs, asks for no continuation.
-    RunCommand(state, connection, request, out);
+    // hello, the only command OP_QUERY still runs, asks for no continuation; failCommand may
+    // hold it or close the connection.
+    Continuation next = RunCommandHeldBy(state, connection, request, out, held_by);
+    if (next.kind == Continuation::Kind::kBlock) return {DispatchAction::kClose, std::move(next)};
+    if (connection.end_session) return {DispatchAction::kClose, {}};
   } else {
     AppendErrorFields(reply, Status(ErrorCode::kUnsupportedOpQueryCommand,
                                     "Unsupported OP_QUERY command: " + std::string(name) + ". " +
@@ -414,9 +428,67 @@ bool SecondaryOk(const GenericFields& generic) {
          BSON_ITER_HOLDS_UTF8(&mode) && IterUtf8(&mode) != "primary";
 }
 
+// mongod's NotPrimaryError category.
 bool IsNotPrimaryError(ErrorCode code) {
   return code == ErrorCode::kNotWritablePrimary || code == ErrorCode::kNotPrimaryNoSecondaryOk ||
-         code == ErrorCode::kNotPrimaryOrSecondary;
+         code == ErrorCode::kNotPrimaryOrSecondary || code == ErrorCode::kPrimarySteppedDown ||
+         code == ErrorCode::kInterruptedDueToReplStateChange;
+}
+
+bool IsCommitOrAbort(std::string_view name) {
+  return name == "commitTransaction" || name == "abortTransaction";
+}
+
+// The errorLabels of a reply with an error or a writeConcernError, as mongod's ErrorLabelBuilder
+// gives them: TransientTransactionError for a transaction's transient error, else
+// RetryableWriteError when a retryable write (or a transaction's commit or abort) answers a
+// retriable error or write concern error, except to a cluster member. failCommand's errorLabels,
+// when it gave them (`given`), replace these: an empty array means none.
+void AppendErrorLabels(bson_t* reply, const CommandDef& def, const GenericFields& generic,
+                       const ConnectionInfo& connection, std::optional<ErrorCode> code,
+                       std::optional<ErrorCode> wc_code, const std::optional<BsonView>& given) {
+  if (!code && !wc_code) return;
+  if (given) {
+    if (!given->empty()) {
+      bson_t labels = given->AsBson();
+      BSON_APPEND_ARRAY(reply, "errorLabels", &labels);
+    }
+    return;
+  }
+  std::string_view label;
+  if (code && generic.has_autocommit && IsTransientTransactionError(*code, def.name)) {
+    label = "TransientTransactionError";
+  } else if (!connection.internal_client && generic.has_txn_number &&
+             (!generic.has_autocommit || IsCommitOrAbort(def.name)) &&
+             ((code && IsRetriableErrorCode(*code)) ||
+              (wc_code && IsRetriableErrorCode(*wc_code)))) {
+    label = "RetryableWriteError";
+  }
+  if (label.empty()) return;
+  bson_t labels;
+  BSON_APPEND_ARRAY_BEGIN(reply, "errorLabels", &labels);
+  AppendUtf8(&labels, "0", label);
+  bson_append_array_end(reply, &labels);
+}
+
+// failCommand's blockConnection: the command is held `ms` on its connection's loop, which keeps
+// serving its other connections, and then runs (Resume) with the hit's other effects.
+Continuation HoldCommand(const FailCommandHit& hit, int64_t ms) {
+  Continuation next;
+  next.kind = Continuation::Kind::kBlock;
+  next.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  next.held_by = hit.data;
+  return next;
+}
+
+// The code of failCommand's writeConcernError, when it has a numeric one.
+std::optional<ErrorCode> WriteConcernErrorCode(const bson_iter_t* error) {
+  bson_iter_t code;
+  if (!BSON_ITER_HOLDS_DOCUMENT(error) || !IterDocument(error).Find("code", &code) ||
+      !IterIsNumber(&code)) {
+    return std::nullopt;
+  }
+  return static_cast<ErrorCode>(bson_iter_as_int64(&code));
 }
 
 // mongod's not-primary errors carry the topologyVersion they were raised in, so a driver can tell
@@ -492,21 +564,44 @@ Status EnterTransaction(ServerState& state, const CommandRequest& request, const
   return Status::OK();
 }
 
-// Runs a command found in the table; returns its continuation.
+// Runs a command found in the table; returns its continuation. `held_by`: failCommand's data
+// when failCommand held this command (blockConnection) and it runs now.
 Continuation RunKnownCommand(ServerState& state, ConnectionInfo& connection, const CommandDef* def,
-                             const CommandRequest& request, wire::ReplyBuffer* out) {
+                             const CommandRequest& request, wire::ReplyBuffer* out,
+                             const std::shared_ptr<const BsonDoc>& held_by) {
   CommandContext ctx{state, connection, nullptr, out};
   // One pass over the body: duplicate fields, and the generic fields the dispatcher reads (the
   // write concern, the session and its transaction fields).
   GenericFields generic;
   Status status = ScanGenericFields(request, &generic);
   if (status.ok()) status = CheckSessionFields(*def, generic, state.repl().primary());
+  // failCommand (a test failpoint), where mongod evaluates it: after the session fields, before
+  // the member state, maxTimeMS and the read concern. A hit may hold the command (the loop
+  // waits, then runs it again from here with `held_by`), close the connection or fail it.
+  const FailCommandTarget target{def, &request, &connection, FindCommand};
+  FailCommandHit hit;
+  if (status.ok()) {
+    hit = held_by ? FailCommandHit::FromData(held_by)
+                  : EvaluateFailCommand(state.fail_points().fail_command, target);
+    if (hit && hit.block_connection && !held_by) {
+      Result<int64_t> block_ms = hit.BlockTimeMs();
+      if (block_ms.ok()) return HoldCommand(hit, *block_ms);
+      status = block_ms.status();
+    }
+    if (hit && status.ok()) status = hit.Outcome(&connection);
+  }
+  std::optional<BsonView> given_labels;  // failCommand's errorLabels, replacing the server's
+  if (hit) given_labels = FailCommandErrorLabels(*hit.data);
   if (status.ok()) status = CheckMemberState(state, *def, request, generic);
   if (generic.has_cluster_time) AdvanceClusterTime(state, &generic.cluster_time);
   if (!status.ok()) {
     state.opcounters().command++;
     AppendErrorFields(out->body(), status);
-    if (IsNotPrimaryError(status.code())) AppendTopologyVersion(state, out->body());
+    AppendErrorLabels(out->body(), *def, generic, connection, status.code(), std::nullopt,
+                      given_labels);
+    if (state.repl().enabled() && IsNotPrimaryError(status.code())) {
+      AppendTopologyVersion(state, out->body());
+    }
     AppendClusterTime(state, out->body());
     return {};
   }
@@ -531,6 +626,11 @@ Continuation RunKnownCommand(ServerState& state, ConnectionInfo& connection, con
     if (status.ok() && *max_time_ms > 0) {
       interrupt.set_deadline(std::chrono::steady_clock::now() +
                              std::chrono::milliseconds(*max_time_ms));
+      // maxTimeAlwaysTimeOut (a test failpoint): a command with a deadline has run out of time
+      // at its first check.
+      if (state.fail_points().max_time_always_time_out.Evaluate()) {
+        status = Status(ErrorCode::kMaxTimeMSExpired, "operation exceeded time limit");
+      }
     }
   }
   // The read concern: parsed, checked against the command, then satisfied (causal consistency
@@ -564,25 +664,44 @@ Continuation RunKnownCommand(ServerState& state, ConnectionInfo& connection, con
     if (next.kind == Continuation::Kind::kReadAhead) next = Continuation();
   }
   if (status.ok() && concern->sync) status = state.engine().SyncWal();
-  if (status.ok() && concern->w_nodes > 1 && def->on_secondary == OnSecondary::kNever) {
+  // failCommand's writeConcernError stands for the write concern's outcome of a command that
+  // takes one, after it ran (also beside its error, as mongod reports it).
+  std::shared_ptr<const BsonDoc> injected;
+  bson_iter_t injected_error;
+  if (concern.ok() && def->on_secondary == OnSecondary::kNever) {
+    injected = EvaluateFailCommandWriteConcernError(state.fail_points().fail_command, target);
+  }
+  std::optional<ErrorCode> wc_code;
+  if (injected != nullptr && injected->view().Find("writeConcernError", &injected_error)) {
+    wc_code = WriteConcernErrorCode(&injected_error);
+    if (std::optional<BsonView> labels = FailCommandErrorLabels(*injected)) given_labels = labels;
+    if (status.ok()) AppendIter(out->body(), "writeConcernError", &injected_error);
+  } else if (status.ok() && concern->w_nodes > 1 && def->on_secondary == OnSecondary::kNever) {
     AppendWriteConcernError(*concern, out->body());
+    wc_code = ErrorCode::kUnsatisfiableWriteConcern;
   }
   next = FinishReply(state, status, std::move(next), out);
-  if (!status.ok() && generic.has_autocommit &&
-      IsTransientTransactionError(status.code(), def->name)) {
-    bson_t labels;
-    BSON_APPEND_ARRAY_BEGIN(out->body(), "errorLabels", &labels);
-    BSON_APPEND_UTF8(&labels, "0", "TransientTransactionError");
-    bson_append_array_end(out->body(), &labels);
+  if (injected != nullptr && !status.ok()) {
+    AppendIter(out->body(), "writeConcernError", &injected_error);
+  }
+  const std::optional<ErrorCode> code =
+      status.ok() ? std::nullopt : std::optional<ErrorCode>(status.code());
+  AppendErrorLabels(out->body(), *def, generic, connection, code, wc_code, given_labels);
+  if (state.repl().enabled() &&
+      ((code && IsNotPrimaryError(*code)) || (wc_code && IsNotPrimaryError(*wc_code)))) {
+    AppendTopologyVersion(state, out->body());
   }
   return next;
 }
 
-}  // namespace
-
-Continuation RunCommand(ServerState& state, ConnectionInfo& connection,
-                        const CommandRequest& request, wire::ReplyBuffer* out) {
+Continuation RunCommandHeldBy(ServerState& state, ConnectionInfo& connection,
+                              const CommandRequest& request, wire::ReplyBuffer* out,
+                              const std::shared_ptr<const BsonDoc>& held_by) {
   const CommandDef* def = FindCommand(request.name);
+  // Test commands exist only with enableTestCommands; otherwise mongod knows no such command.
+  if (def != nullptr && def->test_only && !state.parameters().enable_test_commands.load()) {
+    def = nullptr;
+  }
   if (def == nullptr) {
     state.opcounters().command++;
     AppendErrorFields(out->body(), Status(ErrorCode::kCommandNotFound,
@@ -598,13 +717,49 @@ Continuation RunCommand(ServerState& state, ConnectionInfo& connection,
   }
   if (!def->reads_sequences && request.sequences != nullptr && !request.sequences->empty()) {
     BsonDoc folded_body;
-    return RunKnownCommand(state, connection, def, FoldSequences(request, &folded_body), out);
+    return RunKnownCommand(state, connection, def, FoldSequences(request, &folded_body), out,
+                           held_by);
   }
-  return RunKnownCommand(state, connection, def, request, out);
+  return RunKnownCommand(state, connection, def, request, out, held_by);
+}
+
+// Routes one request frame by its opcode (Dispatch; Resume after a kBlock wait).
+Dispatched DispatchFrame(ServerState& state, ConnectionInfo& connection,
+                         const wire::MessageHeader& header, const uint8_t* frame, size_t size,
+                         wire::ReplyBuffer* out, const std::shared_ptr<const BsonDoc>& held_by) {
+  switch (static_cast<wire::OpCode>(header.op_code)) {
+    case wire::OpCode::kMsg:
+      return HandleOpMsg(state, connection, header, frame, size, out, held_by);
+    case wire::OpCode::kQuery:
+      return HandleOpQuery(state, connection, header, frame, size, out, held_by);
+    default: {
+      BsonDoc attr;
+      BSON_APPEND_INT32(attr.get(), "opCode", header.op_code);
+      AppendUtf8(attr.get(), "remote", connection.remote);
+      logging::Log(logging::Severity::kWarning, "NETWORK", 22989, ConnectionContext(connection),
+                   "Unsupported opcode: ending connection", attr.get());
+      return {DispatchAction::kClose, {}};
+    }
+  }
+}
+
+}  // namespace
+
+Continuation RunCommand(ServerState& state, ConnectionInfo& connection,
+                        const CommandRequest& request, wire::ReplyBuffer* out) {
+  return RunCommandHeldBy(state, connection, request, out, nullptr);
 }
 
 Dispatched Resume(ServerState& state, ConnectionInfo& connection, const uint8_t* frame,
                   int32_t response_to, const Continuation& next, wire::ReplyBuffer* out) {
+  if (next.kind == Continuation::Kind::kBlock) {
+    // failCommand held the request before it ran: it runs now, from its frame.
+    Result<wire::MessageHeader> header = wire::ParseHeader(frame, wire::kHeaderSize);
+    if (!header.ok()) return {DispatchAction::kClose, {}};
+    out->Reset(wire::kKeepReplyBytes);
+    return DispatchFrame(state, connection, *header, frame,
+                         static_cast<size_t>(header->message_length), out, next.held_by);
+  }
   // Only OP_MSG commands return continuations (OP_QUERY runs hello alone); its flags say whether
   // the reply carries a checksum, as the first reply did.
   uint32_t flags = 0;
@@ -632,20 +787,7 @@ Dispatched Resume(ServerState& state, ConnectionInfo& connection, const uint8_t*
 Dispatched Dispatch(ServerState& state, ConnectionInfo& connection,
                     const wire::MessageHeader& header, const uint8_t* frame, size_t size,
                     wire::ReplyBuffer* out) {
-  switch (static_cast<wire::OpCode>(header.op_code)) {
-    case wire::OpCode::kMsg:
-      return HandleOpMsg(state, connection, header, frame, size, out);
-    case wire::OpCode::kQuery:
-      return HandleOpQuery(state, connection, header, frame, size, out);
-    default: {
-      BsonDoc attr;
-      BSON_APPEND_INT32(attr.get(), "opCode", header.op_code);
-      AppendUtf8(attr.get(), "remote", connection.remote);
-      logging::Log(logging::Severity::kWarning, "NETWORK", 22989, ConnectionContext(connection),
-                   "Unsupported opcode: ending connection", attr.get());
-      return {DispatchAction::kClose, {}};
-    }
-  }
+  return DispatchFrame(state, connection, header, frame, size, out, nullptr);
 }
 
 }  // namespace cairn::server

@@ -22,7 +22,9 @@ enum class DispatchAction {
 // wait followed by Resume).
 struct Dispatched {
   DispatchAction action = DispatchAction::kReply;
-  Continuation next;     // kNone unless action is kReply
+  // kNone unless action is kReply, or kBlock (with kClose, which stands if the connection closes
+  // during the wait: Resume's answer replaces both).
+  Continuation next;
   int32_t reply_id = 0;  // the reply's requestId (a streamed reply's successor answers it)
 };
 
@@ -34,7 +36,8 @@ Dispatched Dispatch(ServerState& state, ConnectionInfo& connection,
 // `frame` (the OP_MSG Dispatch ran): runs the continuation's resume and builds, in `out`, the
 // reply frame that replaces the one built before (answering `response_to`: the request, or in a
 // stream the reply before), with moreToCome when the stream goes on. The request is not run
-// again; only the step the handler handed back.
+// again; only the step the handler handed back. After a kBlock wait (failCommand held the
+// request before it ran) it dispatches the request in `frame` as Dispatch does.
 Dispatched Resume(ServerState& state, ConnectionInfo& connection, const uint8_t* frame,
                   int32_t response_to, const Continuation& next, wire::ReplyBuffer* out);
 

@@ -251,6 +251,10 @@ struct Server::Impl {
   // await deadline passes (tailable awaitData getMore; tailable_cursor.h).
   asio::awaitable<void> AwaitInsert(Session& session, const Continuation& await);
   asio::awaitable<void> AwaitTopology(Session& session, const Continuation& await);
+  // Suspends the connection until `deadline` (failCommand's blockConnection): its loop serves
+  // the other connections meanwhile; shutdown ends the wait early.
+  asio::awaitable<void> AwaitDeadline(Session& session,
+                                      std::chrono::steady_clock::time_point deadline);
   // Keeps or releases a connection's buffers after a request, within kKeptMemoryBudget.
   void KeepOrRelease(size_t* kept, FrameBuffer& frame, wire::ReplyBuffer& out);
   void ScheduleReaper();
@@ -474,14 +478,18 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
       dispatched = Dispatch(state, info, header.value(), frame.data(), length, &out);
     }
     while ((dispatched.next.kind == Continuation::Kind::kAwaitInsert ||
-            dispatched.next.kind == Continuation::Kind::kAwaitTopology) &&
+            dispatched.next.kind == Continuation::Kind::kAwaitTopology ||
+            dispatched.next.kind == Continuation::Kind::kBlock) &&
            !session->closing) {
       // Nothing new for an awaitData cursor: wait for an insert, then read its batch again. An
-      // awaitable hello: wait for the topology to change, then answer as of then.
+      // awaitable hello: wait for the topology to change, then answer as of then. A command
+      // failCommand holds: wait out its time, then run it.
       if (dispatched.next.kind == Continuation::Kind::kAwaitInsert) {
         co_await AwaitInsert(*session, dispatched.next);
-      } else {
+      } else if (dispatched.next.kind == Continuation::Kind::kAwaitTopology) {
         co_await AwaitTopology(*session, dispatched.next);
+      } else {
+        co_await AwaitDeadline(*session, dispatched.next.deadline);
       }
       BusyMark busy;
       dispatched = Resume(state, info, frame.data(), header->request_id, dispatched.next, &out);
@@ -624,6 +632,12 @@ asio::awaitable<void> Server::Impl::AwaitTopology(Session& session, const Contin
                                                    std::move(wake), &waiter);
       },
       [&] { state.repl().UnregisterTopologyWaiter(waiter); });
+}
+
+asio::awaitable<void> Server::Impl::AwaitDeadline(Session& session,
+                                                  std::chrono::steady_clock::time_point deadline) {
+  co_await AwaitWake(
+      session, deadline, [](const std::function<void()>&) { return true; }, [] {});
 }
 
 void Server::Impl::ScheduleReaper() {

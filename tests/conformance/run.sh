@@ -71,7 +71,9 @@ run_mode() {
   for attempt in 1 2 3; do
     port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
     rm -rf "$tmp/db" && mkdir -p "$tmp/db"
-    "$CAIRND" --port "$port" --bind_ip 127.0.0.1 --dbpath "$tmp/db" "${args[@]}" >"$log" 2>&1 &
+    # Test commands on: the runner finds configureFailPoint and runs the failpoint tests.
+    "$CAIRND" --port "$port" --bind_ip 127.0.0.1 --dbpath "$tmp/db" \
+      --setParameter enableTestCommands=1 "${args[@]}" >"$log" 2>&1 &
     pid=$!
     for _ in $(seq 1 200); do  # 20 s
       if grep -Eq '"id"[[:space:]]*:[[:space:]]*23016[,}[:space:]]|"msg"[[:space:]]*:[[:space:]]*"Waiting for connections"' "$log"; then

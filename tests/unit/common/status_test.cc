@@ -30,6 +30,14 @@ TEST(Status, ShouldCarryCodeReasonAndCodeName) {
   EXPECT_EQ(s.ToString(), "BadValue: unknown operator: $foo");
 }
 
+TEST(Status, ShouldNameCodesTheTableDoesNotAsLocations) {
+  // failCommand's errorCode may be any number: mongod prints an unnamed one as Location<N>.
+  EXPECT_EQ(CodeName(static_cast<ErrorCode>(12345)), "Location12345");
+  EXPECT_EQ(CodeName(static_cast<ErrorCode>(12345)).data(),
+            CodeName(static_cast<ErrorCode>(12345)).data());  // made once, kept
+  EXPECT_EQ(Status(static_cast<ErrorCode>(987), "x").ToString(), "Location987: x");
+}
+
 TEST(Status, ShouldTreatCodeOkAsOk) { EXPECT_TRUE(Status(ErrorCode::kOK, "ignored").ok()); }
 
 TEST(Status, ShouldShareStateOnCopy) {

@@ -31,7 +31,7 @@ TEST(ServerParameters, ShouldStartWithMongoDBsDefaults) {
   EXPECT_EQ(parameters.transaction_lifetime_limit_seconds.load(), 60);
   EXPECT_EQ(SettableParameterNames(),
             (std::vector<std::string_view>{
-                "internalDocumentSourceGroupMaxMemoryBytes",
+                "enableTestCommands", "internalDocumentSourceGroupMaxMemoryBytes",
                 "internalQueryCollectionMaxDataSizeBytesToChooseHashJoin",
                 "internalQueryMaxBlockingSortMemoryUsageBytes", "maxBSONDepth",
                 "transactionLifetimeLimitSeconds", "ttlMonitorEnabled", "ttlMonitorSleepSecs"}));
@@ -54,6 +54,17 @@ TEST(ServerParameters, ShouldTakeMaxBsonDepthAtStartupOnly) {
   EXPECT_TRUE(SetParameterFromString(&parameters, "maxBSONDepth=50").ok());
   EXPECT_EQ(MaxBsonDepth(), 50);
   EXPECT_TRUE(SetParameterFromString(&parameters, "maxBSONDepth=200").ok());
+}
+
+TEST(ServerParameters, ShouldTakeEnableTestCommandsAtStartupOnly) {
+  ServerParameters parameters;
+  EXPECT_FALSE(parameters.enable_test_commands.load());
+  EXPECT_TRUE(SetParameterFromString(&parameters, "enableTestCommands=1").ok());
+  EXPECT_TRUE(parameters.enable_test_commands.load());
+  Status at_runtime = Set(&parameters, "enableTestCommands", R"({"v": false})");
+  EXPECT_EQ(at_runtime.code(), ErrorCode::kIllegalOperation);
+  EXPECT_EQ(at_runtime.reason(), "not allowed to change [enableTestCommands] at runtime");
+  EXPECT_TRUE(parameters.enable_test_commands.load());
 }
 
 TEST(ServerParameters, ShouldCoerceAndValidateCommandValues) {
