@@ -2,9 +2,11 @@
 // it: MongoMemoryReplSet starts `cairnd --replSet … --storageEngine wiredTiger --noauth`, sends
 // replSetInitiate, waits for the "Transition to primary complete" log line, and its URI then
 // carries transactions and change streams; MongoMemoryServer gives a standalone. stop() ends
-// both (the shutdown command, then a signal).
+// both (the shutdown command, then a signal). With instance.storageEngine 'inMemory' the server
+// keeps everything in memory and writes nothing to the dbPath mongodb-memory-server made.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
 import { CAIRND, requirePackage } from './harness.mjs';
 
 const { MongoMemoryReplSet, MongoMemoryServer } = requirePackage('mongodb-memory-server-core');
@@ -62,6 +64,25 @@ test('MongoMemoryServer: a standalone', async () => {
     assert.equal(hello.setName, undefined);
     await client.db('t').collection('c').insertOne({ a: 1 });
     assert.equal(await client.db('t').collection('c').countDocuments(), 1);
+  } finally {
+    await client.close();
+  }
+  await server.stop();
+  started.splice(started.indexOf(server), 1);
+});
+
+test('MongoMemoryServer: the in-memory mode', async () => {
+  const server = await MongoMemoryServer.create({ binary, instance: { storageEngine: 'inMemory' } });
+  started.push(server);
+  const client = await MongoClient.connect(server.getUri());
+  try {
+    const opts = await client.db('admin').command({ getCmdLineOpts: 1 });
+    assert.equal(opts.parsed.storage.engine, 'inMemory');
+    const c = client.db('t').collection('c');
+    await c.insertMany(Array.from({ length: 1000 }, (_, i) => ({ _id: i, v: 'x'.repeat(100) })));
+    await c.createIndex({ v: 1 });
+    assert.equal(await c.countDocuments({ v: 'x'.repeat(100) }), 1000);
+    assert.deepEqual(readdirSync(server.instanceInfo.dbPath), []);
   } finally {
     await client.close();
   }
