@@ -173,7 +173,102 @@ void Shutdown() {
 
 bool Quiet() { return State().quiet; }
 
-bool DebugEnabled(int level) { return State().verbosity.load(std::memory_order_relaxed) >= level; }
+namespace {
+
+// mongod 7.0's components (src/mongo/logv2/log_component.h), parents before children.
+constexpr std::string_view kComponents[] = {"accessControl",
+                                            "assert",
+                                            "command",
+                                            "control",
+                                            "executor",
+                                            "geo",
+                                            "globalIndex",
+                                            "index",
+                                            "network",
+                                            "network.connectionPool",
+                                            "processHealth",
+                                            "query",
+                                            "queryStats",
+                                            "replication",
+                                            "replication.election",
+                                            "replication.heartbeats",
+                                            "replication.initialSync",
+                                            "replication.rollback",
+                                            "sharding",
+                                            "sharding.rangeDeleter",
+                                            "sharding.shardingCatalogRefresh",
+                                            "sharding.migration",
+                                            "storage",
+                                            "storage.recovery",
+                                            "storage.journal",
+                                            "storage.wt",
+                                            "write",
+                                            "ftdc",
+                                            "tracking",
+                                            "transaction",
+                                            "tenantMigration",
+                                            "test",
+                                            "resourceConsumption"};
+constexpr size_t kComponentCount = sizeof(kComponents) / sizeof(kComponents[0]);
+
+std::atomic<int>* ComponentLevels() {
+  static std::atomic<int>* levels = [] {
+    auto* out = new std::atomic<int>[kComponentCount];
+    for (size_t i = 0; i < kComponentCount; ++i) out[i].store(-1);
+    return out;
+  }();
+  return levels;
+}
+
+int FindComponent(std::string_view component) {
+  for (size_t i = 0; i < kComponentCount; ++i) {
+    if (kComponents[i] == component) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+// The verbosity that applies to `component`: its own, else its nearest parent's, else global.
+int EffectiveVerbosity(std::string_view component) {
+  while (!component.empty()) {
+    const int i = FindComponent(component);
+    if (i >= 0) {
+      const int level = ComponentLevels()[i].load(std::memory_order_relaxed);
+      if (level >= 0) return level;
+    }
+    const size_t dot = component.rfind('.');
+    component = dot == std::string_view::npos ? std::string_view() : component.substr(0, dot);
+  }
+  return State().verbosity.load(std::memory_order_relaxed);
+}
+
+}  // namespace
+
+bool DebugEnabled(int level, std::string_view component) {
+  return EffectiveVerbosity(component) >= level;
+}
+
+const std::vector<std::string_view>& LogComponents() {
+  static const std::vector<std::string_view> components(kComponents, kComponents + kComponentCount);
+  return components;
+}
+
+int GlobalVerbosity() { return State().verbosity.load(std::memory_order_relaxed); }
+
+void SetGlobalVerbosity(int level) { State().verbosity.store(level, std::memory_order_relaxed); }
+
+bool ComponentVerbosity(std::string_view component, int* level) {
+  const int i = FindComponent(component);
+  if (i < 0) return false;
+  *level = ComponentLevels()[i].load(std::memory_order_relaxed);
+  return true;
+}
+
+bool SetComponentVerbosity(std::string_view component, int level) {
+  const int i = FindComponent(component);
+  if (i < 0) return false;
+  ComponentLevels()[i].store(level < 0 ? -1 : level, std::memory_order_relaxed);
+  return true;
+}
 
 namespace {
 

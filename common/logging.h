@@ -35,8 +35,20 @@ bool Init(const LogOptions& options, std::string* error);
 // Flushes and closes the log file (before exit).
 void Shutdown();
 bool Quiet();
-// Whether debug lines of `level` (1..5) are written (-v, -vv, ...).
-bool DebugEnabled(int level);
+// Whether debug lines of `level` (1..5) are written (-v, -vv, ...): for `component` (a
+// logComponentVerbosity path such as "command" or "replication.election"), its own verbosity,
+// else its parent's, else the global one.
+bool DebugEnabled(int level, std::string_view component = {});
+
+// mongod's log components (logComponentVerbosity), parents before their children, as dotted
+// paths: "accessControl", "command", "replication", "replication.election", ...
+const std::vector<std::string_view>& LogComponents();
+// The global verbosity (logLevel, -v), 0..5.
+int GlobalVerbosity();
+void SetGlobalVerbosity(int level);
+// A component's own verbosity: -1 when it inherits. False when there is no such component.
+bool ComponentVerbosity(std::string_view component, int* level);
+bool SetComponentVerbosity(std::string_view component, int level);
 
 // Writes one log line. `attr` (may be null) becomes the "attr" object in relaxed Extended JSON.
 void Log(Severity severity, std::string_view component, int id, std::string_view ctx,

@@ -81,7 +81,7 @@ void LogIfSlow(const OpRegistry& registry, const ConnectionInfo& connection, con
   const int64_t millis = std::chrono::duration_cast<std::chrono::milliseconds>(
                              std::chrono::steady_clock::now() - entry.started)
                              .count();
-  if (millis <= registry.slow_ms() && !logging::DebugEnabled(1)) return;
+  if (millis <= registry.slow_ms() && !logging::DebugEnabled(1, "command")) return;
   const double rate = registry.slow_op_sample_rate();
   if (rate < 1.0 && (rate <= 0.0 || std::rand() > rate * RAND_MAX)) return;
   BsonDoc attr;

@@ -2,6 +2,8 @@
 // featureCompatibilityVersion on connect). An unknown name answers InvalidOptions as MongoDB.
 #include <string>
 
+#include "common/logging.h"
+#include "server/admin/log_verbosity.h"
 #include "server/commands/command_args.h"
 #include "server/server_parameters.h"
 #include "server/server_state.h"
@@ -22,7 +24,9 @@ void AppendParameter(CommandContext& ctx, std::string_view name, bson_t* reply) 
   } else if (name == "quiet") {
     BSON_APPEND_BOOL(reply, "quiet", ctx.state.options().quiet);
   } else if (name == "logLevel") {
-    BSON_APPEND_INT32(reply, "logLevel", 0);
+    BSON_APPEND_INT32(reply, "logLevel", logging::GlobalVerbosity());
+  } else if (name == "logComponentVerbosity") {
+    AppendLogComponentVerbosity(reply, "logComponentVerbosity");
   } else if (name == "maxBsonObjectSize") {
     BSON_APPEND_INT32(reply, "maxBsonObjectSize", kMaxBsonObjectSize);
   } else {
@@ -31,7 +35,7 @@ void AppendParameter(CommandContext& ctx, std::string_view name, bson_t* reply) 
 }
 
 constexpr std::string_view kParameters[] = {"cursorTimeoutMillis", "featureCompatibilityVersion",
-                                            "logLevel", "quiet"};
+                                            "logComponentVerbosity", "logLevel", "quiet"};
 
 bool Known(std::string_view name) {
   for (std::string_view p : kParameters) {

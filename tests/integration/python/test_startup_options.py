@@ -359,6 +359,39 @@ class LogOptionsTest(TempDirTestCase):
         self.assertEqual(read(logpath).count('"id":51803'), before)
 
 
+    def test_log_component_verbosity_as_mongosh_sets_it(self):
+        proc, port, logpath = self.start_logging()
+        try:
+            client = pymongo.MongoClient(port=port, directConnection=True)
+            admin = client.admin
+            levels = admin.command("getParameter", 1, logComponentVerbosity=1)["logComponentVerbosity"]
+            self.assertEqual(levels["verbosity"], 0)
+            self.assertEqual(levels["command"], {"verbosity": -1})
+            self.assertEqual(levels["replication"]["election"], {"verbosity": -1})
+            # db.setLogLevel(1, "command"): every command is now logged, as at mongod's level 1.
+            reply = admin.command("setParameter", 1,
+                                  logComponentVerbosity={"command": {"verbosity": 1}})
+            self.assertEqual(reply["was"]["command"], {"verbosity": -1})
+            client.test.command("ping", comment="logged")
+            self.assertTrue(wait_for(lambda: '"comment":"logged"' in read(logpath).replace(" ", "")))
+            admin.command("setParameter", 1, logComponentVerbosity={"command": {"verbosity": -1}})
+            client.test.command("ping", comment="quiet")
+            # logLevel is the global verbosity, which components without their own inherit.
+            self.assertEqual(admin.command("setParameter", 1, logLevel=2)["was"], 0)
+            self.assertEqual(admin.command("getParameter", 1, logLevel=1)["logLevel"], 2)
+            self.assertEqual(admin.command("getParameter", 1, logComponentVerbosity=1)
+                             ["logComponentVerbosity"]["verbosity"], 2)
+            admin.command("setParameter", 1, logLevel=0)
+            for bad in ({"bogus": {"verbosity": 1}}, {"verbosity": "x"}, 3, {"verbosity": -1}):
+                with self.assertRaises(pymongo.errors.OperationFailure) as caught:
+                    admin.command("setParameter", 1, logComponentVerbosity=bad)
+                self.assertEqual(caught.exception.code, 2, bad)
+            client.close()
+        finally:
+            self.stop(proc)
+        self.assertNotIn('"comment":"quiet"', read(logpath).replace(" ", ""))
+
+
 class BindOptionsTest(unittest.TestCase):
     def test_bind_ip_all_with_ipv6_listens_on_both_families(self):
         server = CairnServer(args=("--nounixsocket",))
