@@ -101,6 +101,8 @@ constexpr std::array kCommands = {
     CommandDef{"listIndexes", HandleListIndexes, false, true, "list indexes for a collection",
                false, OnSecondary::kOptIn},
     CommandDef{"ping", HandlePing, false, false, "a way to check that the server is alive"},
+    CommandDef{"profile", HandleProfile, false, true,
+               "controls the slow operation log: { profile: <n>, slowms: <ms>, sampleRate: <f> }"},
     CommandDef{"renameCollection", HandleRenameCollection, true, true,
                " example: { renameCollection: foo.a, to: bar.b }", false, OnSecondary::kNever},
     CommandDef{"replSetGetConfig", HandleReplSetGetConfig, true, true,

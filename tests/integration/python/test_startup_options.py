@@ -341,6 +341,30 @@ class LogOptionsTest(TempDirTestCase):
         self.assertEqual(attr["appName"], "slowapp")
         self.assertIsInstance(attr["durationMillis"], int)
 
+    def test_the_profile_command_sets_the_slow_log_threshold(self):
+        proc, port, logpath = self.start_logging()
+        try:
+            client = pymongo.MongoClient(port=port, directConnection=True)
+            db = client.test
+            self.assertEqual(db.command("profile", -1),
+                             {"was": 0, "slowms": 100, "sampleRate": 1.0, "ok": 1.0})
+            reply = db.command("profile", 0, slowms=-1)  # mongosh db.setProfilingLevel(0, {slowms})
+            self.assertEqual(reply["slowms"], 100)
+            self.assertEqual(db.command("profile", -1)["slowms"], -1)
+            db.command("ping", comment="after-slowms")
+            self.assertTrue(wait_for(lambda: "after-slowms" in read(logpath)))
+            for args, code in (({"profile": 1}, 115), ({"profile": 2}, 115), ({"profile": 3}, 2),
+                               ({"profile": 0, "sampleRate": 2}, 2),
+                               ({"profile": 0, "filter": {"millis": {"$gt": 1}}}, 115),
+                               ({"profile": "x"}, 14)):
+                with self.assertRaises(pymongo.errors.OperationFailure) as caught:
+                    db.command(args)
+                self.assertEqual(caught.exception.code, code, args)
+            self.assertEqual(db.command("profile", -1)["slowms"], -1)  # the refusals changed nothing
+            client.close()
+        finally:
+            self.stop(proc)
+
     def test_fast_operations_are_not_logged_at_the_default_slowms(self):
         proc, port, logpath = self.start_logging("-vv")
         client = pymongo.MongoClient(port=port, directConnection=True)
