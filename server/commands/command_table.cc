@@ -116,6 +116,8 @@ constexpr std::array kCommands = {
                "Adjust configuration of a replica set\n{ replSetReconfig : config_object }"},
     CommandDef{"serverStatus", HandleServerStatus, false, true,
                "returns lots of administrative server statistics"},
+    CommandDef{"setFeatureCompatibilityVersion", HandleSetFeatureCompatibilityVersion, true, true,
+               "Set the featureCompatibilityVersion used by this cluster (Cairn: 7.0 only)"},
     CommandDef{"setParameter", HandleSetParameter, true, true,
                "set administrative option(s)\n{ setParameter:1, <param>:<value> }"},
     CommandDef{"shutdown", HandleShutdown, true, true,

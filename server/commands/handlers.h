@@ -56,6 +56,7 @@ CAIRN_DECLARE_HANDLER(HandleReplSetReconfig);
 CAIRN_DECLARE_HANDLER(HandleServerStatus);
 CAIRN_DECLARE_HANDLER(HandleShutdown);
 CAIRN_DECLARE_HANDLER(HandleProfile);
+CAIRN_DECLARE_HANDLER(HandleSetFeatureCompatibilityVersion);
 CAIRN_DECLARE_HANDLER(HandleSetParameter);
 CAIRN_DECLARE_HANDLER(HandleUpdate);
 CAIRN_DECLARE_HANDLER(HandleValidate);

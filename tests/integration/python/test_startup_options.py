@@ -416,6 +416,30 @@ class LogOptionsTest(TempDirTestCase):
         self.assertNotIn('"comment":"quiet"', read(logpath).replace(" ", ""))
 
 
+class FeatureCompatibilityVersionTest(unittest.TestCase):
+    def test_fcv_is_70_and_cannot_be_downgraded(self):
+        server = CairnServer()
+        server.start()
+        try:
+            admin = server.client().admin
+            self.assertEqual(admin.command("getParameter", 1, featureCompatibilityVersion=1)
+                             ["featureCompatibilityVersion"], {"version": "7.0"})
+            self.assertEqual(admin.command("setFeatureCompatibilityVersion", "7.0",
+                                           confirm=True)["ok"], 1)
+            for args, code in ((("6.0",), 7369100), (("5.0",), 2), ((7,), 14)):
+                with self.assertRaises(pymongo.errors.OperationFailure) as caught:
+                    admin.command("setFeatureCompatibilityVersion", *args)
+                self.assertEqual(caught.exception.code, code, args)
+            with self.assertRaises(pymongo.errors.OperationFailure) as caught:
+                admin.command("setFeatureCompatibilityVersion", "6.0", confirm=True)
+            self.assertEqual(caught.exception.code, 20)
+            with self.assertRaises(pymongo.errors.OperationFailure) as caught:
+                server.client().test.command("setFeatureCompatibilityVersion", "7.0")
+            self.assertEqual(caught.exception.code, 13)  # admin only
+        finally:
+            server.stop()
+
+
 class BindOptionsTest(unittest.TestCase):
     def test_bind_ip_all_with_ipv6_listens_on_both_families(self):
         server = CairnServer(args=("--nounixsocket",))
