@@ -55,4 +55,9 @@ Status ValidateCollectionName(std::string_view db, std::string_view collection) 
   return Status::OK();
 }
 
+Status ValidateReadableCollectionName(std::string_view db, std::string_view collection) {
+  if (collection == "system.profile") return ValidateDatabaseName(db);
+  return ValidateCollectionName(db, collection);
+}
+
 }  // namespace cairn::server

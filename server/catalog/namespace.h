@@ -14,6 +14,9 @@ Status ValidateDatabaseName(std::string_view db);
 // A collection name usable for user writes: non-empty, no '$' and no NUL, not "system.*", and
 // "db.coll" at most 255 bytes.
 Status ValidateCollectionName(std::string_view db, std::string_view collection);
+// As ValidateCollectionName, for a read (find, aggregate): <db>.system.profile is also a name
+// one may read, as on mongod (mongosh's `show profile`), empty while nothing profiles into it.
+Status ValidateReadableCollectionName(std::string_view db, std::string_view collection);
 
 inline std::string MakeNamespace(std::string_view db, std::string_view collection) {
   std::string ns;

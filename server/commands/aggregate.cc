@@ -89,7 +89,8 @@ CommandOutcome HandleAggregate(CommandContext& ctx, const CommandRequest& reques
   }
   std::string_view collection =
       collectionless ? std::string_view("$cmd.aggregate") : IterUtf8(&first);
-  if (!collectionless) CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
+  if (!collectionless)
+    CAIRN_RETURN_IF_ERROR(ValidateReadableCollectionName(request.db, collection));
   // explain: true is the explain command at queryPlanner verbosity (and needs no cursor).
   std::optional<ExplainOptions> explain_flag;
   if (args.GetBool("explain", false) && ctx.explain == nullptr) {

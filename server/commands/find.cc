@@ -154,7 +154,7 @@ CommandOutcome HandleFind(CommandContext& ctx, const CommandRequest& request, bs
                                                       {"readOnce", kArgBool},
                                                       {"term", kArgNumber}}));
   ctx.state.opcounters().query++;
-  CAIRN_RETURN_IF_ERROR(ValidateCollectionName(request.db, collection));
+  CAIRN_RETURN_IF_ERROR(ValidateReadableCollectionName(request.db, collection));
   CAIRN_RETURN_IF_ERROR(CheckNonNegative("skip", args.GetInt("skip", 0)));
   CAIRN_RETURN_IF_ERROR(CheckNonNegative("limit", args.GetInt("limit", 0)));
   CAIRN_RETURN_IF_ERROR(CheckNonNegative("batchSize", args.GetInt("batchSize", 0)));

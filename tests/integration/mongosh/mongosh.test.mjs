@@ -1,6 +1,7 @@
 // The real mongosh against cairnd: a script of everyday shell commands (crud.js) whose results
-// come back as Extended JSON, and a failing command's exit status and message. Each mongosh
-// start costs 1-2 s, so there are only two.
+// come back as Extended JSON, the everyday admin commands typed into its REPL (admin.js), and a
+// failing command's exit status and message. Each mongosh start costs 1-2 s, so there are only
+// three.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -27,16 +28,17 @@ after(async () => {
   if (home) fs.rmSync(home, { recursive: true, force: true });
 });
 
-function mongosh(args) {
-  const uri = `mongodb://127.0.0.1:${server.port}/testdb`;
+function mongosh(args, { db = 'testdb', input } = {}) {
+  const uri = `mongodb://127.0.0.1:${server.port}/${db}`;
   return new Promise((resolve) => {
-    execFile(MONGOSH, [uri, '--quiet', '--norc', ...args], {
+    const child = execFile(MONGOSH, [uri, '--quiet', '--norc', ...args], {
       timeout: 60_000,
       env: { ...process.env, HOME: home, DO_NOT_TRACK: '1', MONGOSH_NO_UPDATE_CHECK: '1' },
       maxBuffer: 16 * 1024 * 1024,
     }, (error, stdout, stderr) => {
       resolve({ code: error ? (error.code ?? error.signal) : 0, stdout, stderr });
     });
+    if (input !== undefined) child.stdin.end(input);
   });
 }
 
@@ -91,4 +93,35 @@ test('a failing command makes mongosh exit non-zero with the server\'s message',
   assert.ok(output.includes('E11000 duplicate key error collection: testdb.dups index: _id_ dup key: { _id: 1 }'), output);
   assert.ok(output.includes('MongoServerError'), output);
   assert.ok(!run.stdout.includes('NOT REACHED'));
+});
+
+test('an operator\'s admin session: show dbs/collections/profile, stats, explain, validate, ...', async () => {
+  const run = await mongosh([], { db: 'shop', input: fs.readFileSync(path.join(here, 'admin.js'), 'utf8') });
+  assert.equal(run.code, 0, run.stderr);
+  const checks = {};
+  for (const line of run.stdout.split('\n')) {
+    const at = line.indexOf('CHECK ');
+    if (at < 0) continue;
+    const [name, ...json] = line.slice(at + 'CHECK '.length).split(' ');
+    checks[name] = EJSON.parse(json.join(' '), { relaxed: true });
+  }
+  assert.deepEqual(checks, {
+    stats: { db: 'shop', collections: 1, objects: 2 },
+    collStats: { ns: 'shop.orders', count: 2, nindexes: 2 },
+    indexes: ['_id_', 'item_1'],
+    explain: 'IXSCAN',
+    serverStatus: { ok: 1, hasConnections: true, hasOpcounters: true },
+    currentOp: true,
+    validate: { valid: true, nrecords: 2, nIndexes: 2, keysPerIndex: { _id_: 2, item_1: 2 } },
+    setProfilingLevel: { was: 0, slowms: 100 },
+    profilingStatus: 50,
+    killOp: 1,
+    logLevel: 1,
+  }, run.stdout);
+  // The shell's own commands: show dbs lists shop, show collections orders, show profile finds
+  // nothing profiled, and no command failed.
+  assert.match(run.stdout, /shop\s+\d/);
+  assert.match(run.stdout, /\borders\b/);
+  assert.match(run.stdout, /db\.system\.profile is empty/);
+  assert.doesNotMatch(run.stdout, /MongoServerError|Uncaught/);
 });
