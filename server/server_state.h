@@ -13,6 +13,7 @@
 
 #include "server/admin/fail_points.h"
 #include "server/admin/op_registry.h"
+#include "server/admin/server_metrics.h"
 #include "server/admin/session_cache.h"
 #include "server/capped/capped_registry.h"
 #include "server/cursor/cursor_manager.h"
@@ -39,6 +40,7 @@ class ServerState {
   storage::Engine& engine() { return *engine_; }
   CursorManager& cursors() { return cursors_; }
   OpCounters& opcounters() { return opcounters_; }
+  ServerMetrics& metrics() { return metrics_; }
   IdCache& id_cache() { return id_cache_; }
   SessionCache& sessions() { return sessions_; }
   // The connections and their running commands ($currentOp, currentOp).
@@ -85,6 +87,7 @@ class ServerState {
   IdCache id_cache_;
   SessionCache sessions_;
   OpRegistry ops_;
+  ServerMetrics metrics_;
   CappedRegistry capped_;
   ServerParameters parameters_;
   FailPoints fail_points_;

@@ -7,6 +7,8 @@
 // exhaustAllowed the replies stream (moreToCome): one per topology change or maxAwaitTimeMS.
 #include <chrono>
 
+#include "server/commands/hello.h"
+
 #include "server/commands/command_args.h"
 #include "server/repl/replication_coordinator.h"
 #include "server/server_state.h"
@@ -32,12 +34,10 @@ void AppendWritablePrimary(bool is_hello, bool hello_ok, bool value, bson_t* rep
   }
 }
 
-// The whole reply, as of now. Returns the topology counter the reply shows.
-int64_t AppendHello(CommandContext& ctx, bool is_hello, bool hello_ok, bson_t* reply) {
-  ServerState& state = ctx.state;
-  std::shared_ptr<const Topology> topology = state.repl().topology();
-  AppendTopologyVersion(state, topology->counter, reply);
-  switch (topology->state) {
+// The member's replica-set fields (none on a standalone but isWritablePrimary).
+void AppendMemberFields(ServerState& state, const Topology& topology, bool is_hello, bool hello_ok,
+                        bson_t* reply) {
+  switch (topology.state) {
     case MemberState::kStandalone:
       AppendWritablePrimary(is_hello, hello_ok, true, reply);
       break;
@@ -48,7 +48,7 @@ int64_t AppendHello(CommandContext& ctx, bool is_hello, bool hello_ok, bson_t* r
       BSON_APPEND_BOOL(reply, "isreplicaset", true);
       break;
     case MemberState::kPrimary: {
-      const ReplSetConfig& config = *topology->config;
+      const ReplSetConfig& config = *topology.config;
       bson_t hosts;
       BSON_APPEND_ARRAY_BEGIN(reply, "hosts", &hosts);
       AppendUtf8(&hosts, "0", config.member.host);
@@ -59,20 +59,28 @@ int64_t AppendHello(CommandContext& ctx, bool is_hello, bool hello_ok, bson_t* r
       BSON_APPEND_BOOL(reply, "secondary", false);
       AppendUtf8(reply, "primary", config.member.host);
       AppendUtf8(reply, "me", config.member.host);
-      bson_oid_t election_id = ElectionId(topology->term);
+      bson_oid_t election_id = ElectionId(topology.term);
       BSON_APPEND_OID(reply, "electionId", &election_id);
       bson_t last_write;
       BSON_APPEND_DOCUMENT_BEGIN(reply, "lastWrite", &last_write);
       const Timestamp applied = state.repl().last_applied();
       const int64_t applied_wall = state.repl().last_applied_wall_ms();
-      AppendOpTime(&last_write, "opTime", applied, topology->term);
+      AppendOpTime(&last_write, "opTime", applied, topology.term);
       BSON_APPEND_DATE_TIME(&last_write, "lastWriteDate", applied_wall / 1000 * 1000);
-      AppendOpTime(&last_write, "majorityOpTime", applied, topology->term);
+      AppendOpTime(&last_write, "majorityOpTime", applied, topology.term);
       BSON_APPEND_DATE_TIME(&last_write, "majorityWriteDate", applied_wall / 1000 * 1000);
       bson_append_document_end(reply, &last_write);
       break;
     }
   }
+}
+
+// The whole reply, as of now. Returns the topology counter the reply shows.
+int64_t AppendHello(CommandContext& ctx, bool is_hello, bool hello_ok, bson_t* reply) {
+  ServerState& state = ctx.state;
+  std::shared_ptr<const Topology> topology = state.repl().topology();
+  AppendTopologyVersion(state, topology->counter, reply);
+  AppendMemberFields(state, *topology, is_hello, hello_ok, reply);
   BSON_APPEND_INT32(reply, "maxBsonObjectSize", kMaxBsonObjectSize);
   BSON_APPEND_INT32(reply, "maxMessageSizeBytes", kMaxMessageSizeBytes);
   BSON_APPEND_INT32(reply, "maxWriteBatchSize", kMaxWriteBatchSize);
@@ -190,6 +198,12 @@ CommandOutcome HandleHello(CommandContext& ctx, const CommandRequest& request, b
   next.exhaust = stream;
   next.await_ms = max_await_ms;
   return wait ? next : StreamAfter(next, shown);
+}
+
+void AppendReplStatus(ServerState& state, bson_t* out) {
+  std::shared_ptr<const Topology> topology = state.repl().topology();
+  AppendTopologyVersion(state, topology->counter, out);
+  AppendMemberFields(state, *topology, /*is_hello=*/true, /*hello_ok=*/false, out);
 }
 
 }  // namespace cairn::server

@@ -1,5 +1,6 @@
-// serverStatus: host, version, process, uptime, connections, opcounters, memory, cursor
-// metrics and the storage engine — the sections monitoring tools and mongosh read.
+// serverStatus: host, version, process, uptime, connections, asserts, network, opLatencies,
+// opcounters, memory, cursor and TTL metrics, the storage engine and, in a replica set, repl —
+// the sections monitoring tools and mongosh read. Every counter counts something real.
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -7,6 +8,8 @@
 #include <fstream>
 
 #include "server/command.h"
+#include "server/commands/hello.h"
+#include "server/repl/replication_coordinator.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
@@ -60,6 +63,44 @@ CommandOutcome HandleServerStatus(CommandContext& ctx, const CommandRequest& req
   BSON_APPEND_INT32(&connections, "active", static_cast<int32_t>(state.current_connections.load()));
   bson_append_document_end(reply, &connections);
 
+  ServerMetrics& metrics_counters = state.metrics();
+  bson_t asserts;
+  BSON_APPEND_DOCUMENT_BEGIN(reply, "asserts", &asserts);
+  BSON_APPEND_INT64(&asserts, "regular", 0);  // Cairn's invariants abort; none are counted
+  BSON_APPEND_INT64(&asserts, "warning", 0);
+  BSON_APPEND_INT64(&asserts, "msg", 0);
+  BSON_APPEND_INT64(&asserts, "user", metrics_counters.user_asserts.load());
+  BSON_APPEND_INT64(&asserts, "tripwire", 0);
+  BSON_APPEND_INT64(&asserts, "rollovers", 0);
+  bson_append_document_end(reply, &asserts);
+
+  bson_t network;
+  BSON_APPEND_DOCUMENT_BEGIN(reply, "network", &network);
+  const int64_t bytes_in = metrics_counters.bytes_in.load();
+  const int64_t bytes_out = metrics_counters.bytes_out.load();
+  BSON_APPEND_INT64(&network, "bytesIn", bytes_in);
+  BSON_APPEND_INT64(&network, "bytesOut", bytes_out);
+  BSON_APPEND_INT64(&network, "physicalBytesIn", bytes_in);  // no wire compression yet
+  BSON_APPEND_INT64(&network, "physicalBytesOut", bytes_out);
+  BSON_APPEND_INT64(&network, "numSlowDNSOperations", 0);  // Cairn resolves no names
+  BSON_APPEND_INT64(&network, "numSlowSSLOperations", 0);  // nor speaks TLS
+  BSON_APPEND_INT64(&network, "numRequests", metrics_counters.requests.load());
+  bson_append_document_end(reply, &network);
+
+  bson_t latencies;
+  BSON_APPEND_DOCUMENT_BEGIN(reply, "opLatencies", &latencies);
+  for (const auto& [name, total] :
+       {std::pair<const char*, const LatencyTotal*>{"reads", &metrics_counters.reads},
+        {"writes", &metrics_counters.writes},
+        {"commands", &metrics_counters.commands}}) {
+    bson_t one;
+    BSON_APPEND_DOCUMENT_BEGIN(&latencies, name, &one);
+    BSON_APPEND_INT64(&one, "latency", total->micros.load());
+    BSON_APPEND_INT64(&one, "ops", total->ops.load());
+    bson_append_document_end(&latencies, &one);
+  }
+  bson_append_document_end(reply, &latencies);
+
   bson_t opcounters;
   OpCounters& ops = state.opcounters();
   BSON_APPEND_DOCUMENT_BEGIN(reply, "opcounters", &opcounters);
@@ -96,8 +137,15 @@ CommandOutcome HandleServerStatus(CommandContext& ctx, const CommandRequest& req
   BSON_APPEND_DOCUMENT_BEGIN(reply, "storageEngine", &engine);
   BSON_APPEND_UTF8(&engine, "name", "rocksdb");
   BSON_APPEND_BOOL(&engine, "supportsCommittedReads", true);
-  BSON_APPEND_BOOL(&engine, "persistent", true);
+  BSON_APPEND_BOOL(&engine, "persistent", !state.options().in_memory);
   bson_append_document_end(reply, &engine);
+
+  if (state.repl().enabled()) {
+    bson_t repl;
+    BSON_APPEND_DOCUMENT_BEGIN(reply, "repl", &repl);
+    AppendReplStatus(state, &repl);
+    bson_append_document_end(reply, &repl);
+  }
   return Status::OK();
 }
 

@@ -406,6 +406,7 @@ Continuation FinishReply(ServerState& state, const Status& status, Continuation 
                          wire::ReplyBuffer* out) {
   if (!status.ok()) {
     bson_t* reply = out->Restart();  // a partial reply is discarded
+    state.metrics().user_asserts.fetch_add(1, std::memory_order_relaxed);
     AppendErrorFields(reply, status);
     AppendClusterTime(state, reply);
     return {};
@@ -596,6 +597,7 @@ Continuation RunKnownCommand(ServerState& state, ConnectionInfo& connection, con
   if (generic.has_cluster_time) AdvanceClusterTime(state, &generic.cluster_time);
   if (!status.ok()) {
     state.opcounters().command++;
+    state.metrics().user_asserts.fetch_add(1, std::memory_order_relaxed);
     AppendErrorFields(out->body(), status);
     AppendErrorLabels(out->body(), *def, generic, connection, status.code(), std::nullopt,
                       given_labels);
@@ -704,23 +706,33 @@ Continuation RunCommandHeldBy(ServerState& state, ConnectionInfo& connection,
   }
   if (def == nullptr) {
     state.opcounters().command++;
+    state.metrics().user_asserts.fetch_add(1, std::memory_order_relaxed);
     AppendErrorFields(out->body(), Status(ErrorCode::kCommandNotFound,
                                           "no such command: '" + std::string(request.name) + "'"));
     return {};
   }
   if (def->admin_only && request.db != "admin") {
     state.opcounters().command++;
+    state.metrics().user_asserts.fetch_add(1, std::memory_order_relaxed);
     AppendErrorFields(out->body(), Status(ErrorCode::kUnauthorized,
                                           std::string(def->name) +
                                               " may only be run against the admin database."));
     return {};
   }
+  // serverStatus's opLatencies: the command's time on the server, waits handed back excluded.
+  const auto started = std::chrono::steady_clock::now();
+  Continuation next;
   if (!def->reads_sequences && request.sequences != nullptr && !request.sequences->empty()) {
     BsonDoc folded_body;
-    return RunKnownCommand(state, connection, def, FoldSequences(request, &folded_body), out,
-                           held_by);
+    next =
+        RunKnownCommand(state, connection, def, FoldSequences(request, &folded_body), out, held_by);
+  } else {
+    next = RunKnownCommand(state, connection, def, request, out, held_by);
   }
-  return RunKnownCommand(state, connection, def, request, out, held_by);
+  state.metrics().LatencyFor(def->name).Add(std::chrono::duration_cast<std::chrono::microseconds>(
+                                                std::chrono::steady_clock::now() - started)
+                                                .count());
+  return next;
 }
 
 // Routes one request frame by its opcode (Dispatch; Resume after a kBlock wait).

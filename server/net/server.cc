@@ -471,6 +471,8 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
       have += got;
     }
     if (ec || have < length) break;
+    state.metrics().bytes_in.fetch_add(static_cast<int64_t>(length), std::memory_order_relaxed);
+    state.metrics().requests.fetch_add(1, std::memory_order_relaxed);
     session->busy = true;
     Dispatched dispatched;
     {
@@ -530,6 +532,8 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
       });
     }
     if (action == DispatchAction::kReply) {
+      state.metrics().bytes_out.fetch_add(static_cast<int64_t>(out.size()),
+                                          std::memory_order_relaxed);
       co_await asio::async_write(session->socket, asio::buffer(out.data(), out.size()),
                                  WholeBufferWrites, asio::redirect_error(asio::use_awaitable, ec));
     }
@@ -568,6 +572,8 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
         BusyMark busy;
         dispatched = Resume(state, info, frame.data(), dispatched.reply_id, next, &out);
       }
+      state.metrics().bytes_out.fetch_add(static_cast<int64_t>(out.size()),
+                                          std::memory_order_relaxed);
       co_await asio::async_write(session->socket, asio::buffer(out.data(), out.size()),
                                  WholeBufferWrites, asio::redirect_error(asio::use_awaitable, ec));
     }
