@@ -1,6 +1,6 @@
 // The real mongosh against cairnd: a script of everyday shell commands (crud.js) whose results
 // come back as Extended JSON, and a failing command's exit status and message. Each mongosh
-// start costs 1-2 s, so there are only two.
+// start costs 1-2 s, so there are only three (the last: the admin helpers).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -91,4 +91,23 @@ test('a failing command makes mongosh exit non-zero with the server\'s message',
   assert.ok(output.includes('E11000 duplicate key error collection: testdb.dups index: _id_ dup key: { _id: 1 }'), output);
   assert.ok(output.includes('MongoServerError'), output);
   assert.ok(!run.stdout.includes('NOT REACHED'));
+});
+
+test('mongosh admin helpers: db.fsyncLock/fsyncUnlock, compact, dbHash', async () => {
+  const script = [
+    'db.admin_notes.insertOne({_id: 1});',
+    'const locked = db.fsyncLock();',
+    'const unlocked = db.fsyncUnlock();',
+    'const compact = db.runCommand({compact: "admin_notes"});',
+    'const hash = db.runCommand({dbHash: 1, collections: ["admin_notes"]});',
+    'print("RESULT " + EJSON.stringify({locked: locked.lockCount, unlocked: unlocked.lockCount,',
+    '  compactOk: compact.ok, freedIsNumber: typeof compact.bytesFreed === "number",',
+    '  hashed: Object.keys(hash.collections), md5Length: hash.md5.length}));',
+  ].join('\n');
+  const run = await mongosh(['--eval', script]);
+  const line = run.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+  assert.ok(line, `no RESULT line; exit ${run.code}\n${run.stdout}\n${run.stderr}`);
+  assert.deepStrictEqual(EJSON.parse(line.slice('RESULT '.length), { relaxed: true }), {
+    locked: 1, unlocked: 0, compactOk: 1, freedIsNumber: true, hashed: ['admin_notes'], md5Length: 32,
+  });
 });
