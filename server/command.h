@@ -123,6 +123,10 @@ struct Continuation {
     // waits until `deadline` without holding its thread, then Resume runs the request with the
     // failpoint's data in `held_by` (the hit's other effects follow; nothing is counted twice).
     kBlock,
+    // A write found the server fsyncLocked (server/write/write_gate.h) before it ran: the loop
+    // waits, without holding its thread, until fsyncUnlock opens the gate, then runs the request
+    // again from its frame as after kBlock (`held_by`: failCommand's hit, already counted).
+    kAwaitUnlock,
   };
   using Resume = CommandOutcome (*)(CommandContext& ctx, const Continuation& self, bson_t* reply);
 
@@ -141,7 +145,7 @@ struct Continuation {
   // each answering the one before, until the client goes.
   bool exhaust = false;
   int64_t await_ms = 0;
-  std::shared_ptr<const BsonDoc> held_by;  // kBlock
+  std::shared_ptr<const BsonDoc> held_by;  // kBlock, kAwaitUnlock
 
   static Continuation ReadAhead(int64_t cursor_id) {
     Continuation next;
@@ -193,6 +197,9 @@ struct CommandDef {
   // A test command (configureFailPoint): it exists only with --setParameter
   // enableTestCommands=1; without it the dispatcher and listCommands know no such command.
   bool test_only = false;
+  // Writes data without being a write command (compact, validate): fsyncLock holds it as it holds
+  // every OnSecondary::kNever command.
+  bool writes_data = false;
 };
 
 }  // namespace cairn::server

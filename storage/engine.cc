@@ -123,6 +123,8 @@ Engine::~Engine() = default;
 Engine::Impl::~Impl() {
   catalog.reset();
   if (db == nullptr) return;
+  // A server stopped while fsyncLocked: RocksDB's close waits for background work it paused.
+  if (backup_paused.exchange(false)) db->ContinueBackgroundWork().PermitUncheckedError();
   if (!options.in_memory) db->FlushWAL(/*sync=*/true).PermitUncheckedError();
   for (rocksdb::ColumnFamilyHandle* h : handles)
     db->DestroyColumnFamilyHandle(h).PermitUncheckedError();
@@ -268,6 +270,71 @@ Status Engine::Flush() {
 Status Engine::SyncWal() {
   if (impl_->options.in_memory) return Status::OK();  // no WAL: nothing outlives the process
   return FromRocks(impl_->db->SyncWAL(), "sync WAL");
+}
+
+namespace {
+
+// The on-disk bytes (files only, not memtables) of prefix ranges of one column family.
+uint64_t FileBytes(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf,
+                   const std::vector<std::string>& bounds) {
+  std::vector<rocksdb::Range> ranges;
+  for (size_t i = 0; i + 1 < bounds.size(); i += 2) ranges.emplace_back(bounds[i], bounds[i + 1]);
+  if (ranges.empty()) return 0;
+  rocksdb::SizeApproximationOptions o;
+  o.include_memtables = false;
+  o.include_files = true;
+  std::vector<uint64_t> sizes(ranges.size(), 0);
+  if (!db->GetApproximateSizes(o, cf, ranges.data(), static_cast<int>(ranges.size()), sizes.data())
+           .ok()) {
+    return 0;
+  }
+  uint64_t total = 0;
+  for (uint64_t s : sizes) total += s;
+  return total;
+}
+
+}  // namespace
+
+Result<int64_t> Engine::CompactPrefixes(Prefix collection, const std::vector<Prefix>& indexes) {
+  rocksdb::DB* db = impl_->db;
+  const std::vector<std::string> documents = {EncodePrefix(collection), PrefixEnd(collection)};
+  std::vector<std::string> entries;
+  for (Prefix p : indexes) {
+    entries.push_back(EncodePrefix(p));
+    entries.push_back(PrefixEnd(p));
+  }
+  const uint64_t before =
+      FileBytes(db, impl_->documents_cf, documents) + FileBytes(db, impl_->index_cf, entries);
+  rocksdb::CompactRangeOptions options;
+  // Down to the last level even when the range sits there already: that rewrite is what drops
+  // the tombstones of deleted documents.
+  options.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
+  auto compact = [&](rocksdb::ColumnFamilyHandle* cf, const std::vector<std::string>& bounds) {
+    for (size_t i = 0; i + 1 < bounds.size(); i += 2) {
+      rocksdb::Slice begin(bounds[i]), end(bounds[i + 1]);
+      CAIRN_RETURN_IF_ERROR(FromRocks(db->CompactRange(options, cf, &begin, &end), "compact"));
+    }
+    return Status::OK();
+  };
+  CAIRN_RETURN_IF_ERROR(compact(impl_->documents_cf, documents));
+  CAIRN_RETURN_IF_ERROR(compact(impl_->index_cf, entries));
+  const uint64_t after =
+      FileBytes(db, impl_->documents_cf, documents) + FileBytes(db, impl_->index_cf, entries);
+  return static_cast<int64_t>(before) - static_cast<int64_t>(after);
+}
+
+Status Engine::BeginBackup() {
+  CAIRN_RETURN_IF_ERROR(Flush());
+  CAIRN_RETURN_IF_ERROR(SyncWal());
+  if (impl_->backup_paused.exchange(true)) return Status::OK();
+  Status paused = FromRocks(impl_->db->PauseBackgroundWork(), "pause background work");
+  if (!paused.ok()) impl_->backup_paused.store(false);
+  return paused;
+}
+
+Status Engine::EndBackup() {
+  if (!impl_->backup_paused.exchange(false)) return Status::OK();
+  return FromRocks(impl_->db->ContinueBackgroundWork(), "continue background work");
 }
 
 }  // namespace cairn::storage

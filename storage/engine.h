@@ -86,6 +86,17 @@ class Engine final : public Reader {
   // j: true waits for. Commits themselves write the WAL without syncing.
   Status SyncWal();
 
+  // compact: rewrites the files holding a collection's documents and these indexes' entries
+  // down to the last level, dropping deleted and overwritten versions. Returns the bytes of
+  // files this freed (negative when they grew, as when writes came meanwhile).
+  Result<int64_t> CompactPrefixes(Prefix collection, const std::vector<Prefix>& indexes);
+
+  // fsyncLock: once the caller has stopped writers, flushes every memtable to files, syncs the
+  // WAL and pauses background flushes and compactions, so the files on disk are a consistent
+  // copy that stays as it is (a file-copy backup) until EndBackup. Closing the engine resumes.
+  Status BeginBackup();
+  Status EndBackup();
+
  protected:
   std::unique_ptr<RecordCursor> NewRecordCursor(Prefix collection, RecordId from,
                                                 bool reverse) const override;

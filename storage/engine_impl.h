@@ -151,6 +151,9 @@ struct Engine::Impl {
   rocksdb::WriteOptions write_options;
   std::unique_ptr<Catalog> catalog;
 
+  // BeginBackup paused background work (EndBackup, or closing, resumes it).
+  std::atomic<bool> backup_paused{false};
+
   // Serialises commits that adjust counters and catalog writes that drop collections, so a
   // counter's new absolute value is computed, written and published in order.
   // Lock order: Catalog::mu_ before commit_mu.

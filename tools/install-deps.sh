@@ -9,7 +9,7 @@ packages=(
   g++ cmake ninja-build pkg-config
   librocksdb-dev libbson-dev libmongoc-dev
   libboost-dev libboost-program-options-dev libspdlog-dev libyaml-cpp-dev libpcre2-dev libicu-dev libstemmer-dev
-  libintelrdfpmath-dev
+  libintelrdfpmath-dev libssl-dev
   libgtest-dev libgmock-dev
   python3 python3-pymongo
   # The fuzz targets and the sanitizer builds (tools/fuzz.sh, tools/sanitize.sh): clang with its

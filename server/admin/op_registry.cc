@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 
 #include "common/logging.h"
@@ -218,9 +219,56 @@ OpScope::OpScope(OpRegistry& registry, ConnectionInfo& connection, const Command
   entry_->interrupt = interrupt;
 }
 
+namespace {
+
+// The collection a command names ({<name>: "<coll>"}, getMore's `collection`); empty for one
+// naming none.
+std::string_view CommandCollection(std::string_view name, BsonView command) {
+  bson_iter_t it;
+  if (name == "getMore") {
+    if (!command.Find("collection", &it)) return {};
+  } else if (!command.Init(&it) || !bson_iter_next(&it)) {
+    return {};
+  }
+  return BSON_ITER_HOLDS_UTF8(&it) ? IterUtf8(&it) : std::string_view();
+}
+
+// Counts the command in Top under "db.coll", built on the stack (no allocation per command);
+// drops of collections and databases take their counters with them, as mongod's do.
+void RecordTop(Top& top, std::string_view db, std::string_view name, BsonView command,
+               std::chrono::steady_clock::duration elapsed) {
+  if (name == "dropDatabase") {
+    top.DatabaseDropped(db);
+    return;
+  }
+  if (name == "renameCollection") {
+    top.CollectionDropped(CommandCollection(name, command));  // the source's full name
+    return;
+  }
+  Top::Lock lock = Top::Lock::kRead;
+  const Top::Op op = name == "drop" ? Top::Op::kNone : Top::Classify(name, &lock);
+  if (op == Top::Op::kNone && name != "drop") return;
+  const std::string_view collection = CommandCollection(name, command);
+  char buffer[512];
+  if (collection.empty() || db.size() + 1 + collection.size() > sizeof buffer) return;
+  std::memcpy(buffer, db.data(), db.size());
+  buffer[db.size()] = '.';
+  std::memcpy(buffer + db.size() + 1, collection.data(), collection.size());
+  const std::string_view ns(buffer, db.size() + 1 + collection.size());
+  if (name == "drop") {
+    top.CollectionDropped(ns);
+    return;
+  }
+  top.Record(ns, op, lock, std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count());
+}
+
+}  // namespace
+
 OpScope::~OpScope() {
   MutexLock lock(&entry_->mu);
   LogIfSlow(registry_, connection_, *entry_);
+  RecordTop(registry_.top(), entry_->db, entry_->command_name, entry_->command,
+            std::chrono::steady_clock::now() - entry_->started);
   entry_->active = false;
   entry_->interrupt = nullptr;
   entry_->command = BsonView();

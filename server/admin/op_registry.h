@@ -19,6 +19,7 @@
 #include "common/interrupt.h"
 #include "common/mutex.h"
 #include "server/admin/session_cache.h"
+#include "server/admin/top.h"
 #include "server/command.h"
 
 namespace cairn::server {
@@ -71,6 +72,9 @@ class OpRegistry {
     return slow_op_sample_rate_.load(std::memory_order_relaxed);
   }
 
+  // The per-namespace time of the commands that ended (the top command), fed by OpScope.
+  Top& top() { return top_; }
+
  private:
   // The entries of the connections still open.
   std::vector<std::shared_ptr<OpEntry>> Live();
@@ -80,10 +84,12 @@ class OpRegistry {
   std::atomic<int64_t> last_opid_{0};
   std::atomic<int> slow_ms_{100};                 // Default: 100 (--slowms)
   std::atomic<double> slow_op_sample_rate_{1.0};  // Default: 1.0 (--slowOpSampleRate)
+  Top top_;
 };
 
 // Marks the connection's command as running for its lifetime (RunCommand holds one around the
-// handler), killable through `interrupt`, and logs it at its end when it was slow.
+// handler), killable through `interrupt`, and at its end logs it when it was slow and counts it
+// in Top.
 // `request` and `interrupt` must outlive the scope.
 class OpScope {
  public:

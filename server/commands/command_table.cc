@@ -11,8 +11,8 @@ namespace cairn::server {
 
 namespace {
 
-// name, handler, admin_only, requires_auth, help, reads_sequences, on_secondary, test_only. Keep
-// sorted by name (checked at first use).
+// name, handler, admin_only, requires_auth, help, reads_sequences, on_secondary, test_only,
+// writes_data. Keep sorted by name (checked at first use).
 constexpr std::array kCommands = {
     CommandDef{"abortTransaction", HandleAbortTransaction, true, true, "Aborts a transaction",
                false, OnSecondary::kNever},
@@ -33,6 +33,11 @@ constexpr std::array kCommands = {
                false, OnSecondary::kOptIn},
     CommandDef{"commitTransaction", HandleCommitTransaction, true, true, "Commits a transaction",
                false, OnSecondary::kNever},
+    CommandDef{"compact", HandleCompact, false, true,
+               "compact collection\nwarning: this operation locks the database and is slow. you "
+               "can cancel with killOp()\n{ compact : <collection_name>, [force:<bool>] }\n  force "
+               "- allows to run on a replica set primary\n",
+               false, OnSecondary::kAlways, false, /*writes_data=*/true},
     CommandDef{"configureFailPoint", HandleConfigureFailPoint, true, false,
                "modifies the settings of a fail point", false, OnSecondary::kAlways,
                /*test_only=*/true},
@@ -50,8 +55,10 @@ constexpr std::array kCommands = {
                false, OnSecondary::kNever},
     CommandDef{"currentOp", HandleCurrentOp, true, true,
                "Reports the server's connections and the operations they are running"},
+    CommandDef{"dbHash", HandleDbHash, false, true, "no help defined"},
     CommandDef{"dbStats", HandleDbStats, false, true, "Get stats on a database.", false,
                OnSecondary::kOptIn},
+    CommandDef{"dbhash", HandleDbHash, false, true, "alias of dbHash"},
     CommandDef{"dbstats", HandleDbStats, false, true, "alias of dbStats", false,
                OnSecondary::kOptIn},
     CommandDef{"delete", HandleDelete, false, true, "delete documents", true, OnSecondary::kNever},
@@ -74,6 +81,8 @@ constexpr std::array kCommands = {
                false, OnSecondary::kNever},
     CommandDef{"findandmodify", HandleFindAndModify, false, true, "alias of findAndModify", false,
                OnSecondary::kNever},
+    CommandDef{"fsync", HandleFsync, true, true, "http://dochub.mongodb.org/core/fsynccommand"},
+    CommandDef{"fsyncUnlock", HandleFsyncUnlock, true, true, "no help defined"},
     CommandDef{"getCmdLineOpts", HandleGetCmdLineOpts, true, true, "get argv"},
     CommandDef{"getLog", HandleGetLog, true, true,
                "{ getLog : '*' } OR { getLog : 'global' } OR { getLog : 'startupWarnings' }"},
@@ -100,9 +109,13 @@ constexpr std::array kCommands = {
                OnSecondary::kOptIn},
     CommandDef{"listIndexes", HandleListIndexes, false, true, "list indexes for a collection",
                false, OnSecondary::kOptIn},
+    CommandDef{"lockInfo", HandleLockInfo, true, true, "show all lock info on the server"},
     CommandDef{"ping", HandlePing, false, false, "a way to check that the server is alive"},
     CommandDef{"profile", HandleProfile, false, true,
                "controls the slow operation log: { profile: <n>, slowms: <ms>, sampleRate: <f> }"},
+    CommandDef{"reIndex", HandleReIndex, false, true,
+               "re-index a collection (can be run on a standalone mongod)", false,
+               OnSecondary::kNever},
     CommandDef{"renameCollection", HandleRenameCollection, true, true,
                " example: { renameCollection: foo.a, to: bar.b }", false, OnSecondary::kNever},
     CommandDef{"replSetGetConfig", HandleReplSetGetConfig, true, true,
@@ -122,6 +135,7 @@ constexpr std::array kCommands = {
                "set administrative option(s)\n{ setParameter:1, <param>:<value> }"},
     CommandDef{"shutdown", HandleShutdown, true, true,
                "Stops the server cleanly. { shutdown: 1, force: <bool>, timeoutSecs: <int> }"},
+    CommandDef{"top", HandleTop, true, true, "usage by collection, in micros "},
     CommandDef{"update", HandleUpdate, false, true, "update documents", true, OnSecondary::kNever},
     CommandDef{"validate", HandleValidate, false, true,
                "Validate contents of a namespace by scanning its data structures for "
@@ -129,7 +143,8 @@ constexpr std::array kCommands = {
                "thorough check.\n\tAdd {background: true} to validate in the background.\n\tAdd "
                "{repair: true} to run repair mode.\n\tAdd {checkBSONConformance: true} to "
                "validate BSON documents more thoroughly.\n\tAdd {metadata: true} to only check "
-               "collection metadata.\nCannot specify both {full: true, background: true}."},
+               "collection metadata.\nCannot specify both {full: true, background: true}.",
+               false, OnSecondary::kAlways, false, /*writes_data=*/true},
     CommandDef{"whatsmyuri", HandleWhatsMyUri, false, false, "{whatsmyuri:1}"},
 };
 

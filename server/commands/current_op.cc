@@ -49,6 +49,11 @@ CommandOutcome HandleCurrentOp(CommandContext& ctx, const CommandRequest& reques
     bson_append_document(&inprog, key.c_str(), static_cast<int>(key.size()), &doc);
   }
   bson_append_array_end(reply, &inprog);
+  if (ctx.state.writes().gate().locked()) {
+    BSON_APPEND_BOOL(reply, "fsyncLock", true);
+    BSON_APPEND_UTF8(reply, "info",
+                     "use db.fsyncUnlock() to terminate the fsync write/snapshot lock");
+  }
   return Status::OK();
 }
 

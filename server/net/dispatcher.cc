@@ -105,7 +105,9 @@ Dispatched HandleOpMsg(ServerState& state, ConnectionInfo& connection,
     }
   }
   // Held before it ran: nothing is built yet, and the loop's wait ends in Resume.
-  if (next.kind == Continuation::Kind::kBlock) return {DispatchAction::kClose, std::move(next)};
+  if (next.kind == Continuation::Kind::kBlock || next.kind == Continuation::Kind::kAwaitUnlock) {
+    return {DispatchAction::kClose, std::move(next)};
+  }
   if (next.kind == Continuation::Kind::kCloseConnection || connection.end_session) {
     return {DispatchAction::kClose, {}};
   }
@@ -607,6 +609,18 @@ Continuation RunKnownCommand(ServerState& state, ConnectionInfo& connection, con
     AppendClusterTime(state, out->body());
     return {};
   }
+  // While the server is fsyncLocked a command that writes waits, off its thread, for the
+  // unlock, before anything of it happens (mongod's writers queue for the global lock).
+  WriteGate::Entered write_passage;
+  if (def->on_secondary == OnSecondary::kNever || def->writes_data) {
+    write_passage = WriteGate::Entered(state.writes().gate());
+    if (!write_passage) {
+      Continuation wait;
+      wait.kind = Continuation::Kind::kAwaitUnlock;
+      wait.held_by = hit.data;
+      return wait;
+    }
+  }
   if (generic.has_lsid) {
     if (std::optional<SessionId> id = ParseSessionId(&generic.lsid)) {
       RecordSession(state, connection, *id);
@@ -764,8 +778,9 @@ Continuation RunCommand(ServerState& state, ConnectionInfo& connection,
 
 Dispatched Resume(ServerState& state, ConnectionInfo& connection, const uint8_t* frame,
                   int32_t response_to, const Continuation& next, wire::ReplyBuffer* out) {
-  if (next.kind == Continuation::Kind::kBlock) {
-    // failCommand held the request before it ran: it runs now, from its frame.
+  if (next.kind == Continuation::Kind::kBlock || next.kind == Continuation::Kind::kAwaitUnlock) {
+    // failCommand or the fsync lock held the request before it ran: it runs now, from its
+    // frame.
     Result<wire::MessageHeader> header = wire::ParseHeader(frame, wire::kHeaderSize);
     if (!header.ok()) return {DispatchAction::kClose, {}};
     out->Reset(wire::kKeepReplyBytes);

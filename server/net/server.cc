@@ -255,6 +255,8 @@ struct Server::Impl {
   // the other connections meanwhile; shutdown ends the wait early.
   asio::awaitable<void> AwaitDeadline(Session& session,
                                       std::chrono::steady_clock::time_point deadline);
+  // Suspends the connection until fsyncUnlock opens the write gate (a write held by fsyncLock).
+  asio::awaitable<void> AwaitUnlock(Session& session);
   // Keeps or releases a connection's buffers after a request, within kKeptMemoryBudget.
   void KeepOrRelease(size_t* kept, FrameBuffer& frame, wire::ReplyBuffer& out);
   void ScheduleReaper();
@@ -481,7 +483,8 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
     }
     while ((dispatched.next.kind == Continuation::Kind::kAwaitInsert ||
             dispatched.next.kind == Continuation::Kind::kAwaitTopology ||
-            dispatched.next.kind == Continuation::Kind::kBlock) &&
+            dispatched.next.kind == Continuation::Kind::kBlock ||
+            dispatched.next.kind == Continuation::Kind::kAwaitUnlock) &&
            !session->closing) {
       // Nothing new for an awaitData cursor: wait for an insert, then read its batch again. An
       // awaitable hello: wait for the topology to change, then answer as of then. A command
@@ -490,6 +493,8 @@ asio::awaitable<void> Server::Impl::Serve(std::shared_ptr<Session> session, int6
         co_await AwaitInsert(*session, dispatched.next);
       } else if (dispatched.next.kind == Continuation::Kind::kAwaitTopology) {
         co_await AwaitTopology(*session, dispatched.next);
+      } else if (dispatched.next.kind == Continuation::Kind::kAwaitUnlock) {
+        co_await AwaitUnlock(*session);
       } else {
         co_await AwaitDeadline(*session, dispatched.next.deadline);
       }
@@ -638,6 +643,18 @@ asio::awaitable<void> Server::Impl::AwaitTopology(Session& session, const Contin
                                                    std::move(wake), &waiter);
       },
       [&] { state.repl().UnregisterTopologyWaiter(waiter); });
+}
+
+asio::awaitable<void> Server::Impl::AwaitUnlock(Session& session) {
+  WriteGate::WaiterHandle waiter;
+  // No deadline of its own: the request runs again after a wake-up or an hour, and waits anew
+  // while the server stays locked. Nothing to wait for when the unlock came first.
+  co_await AwaitWake(
+      session, std::chrono::steady_clock::now() + std::chrono::hours(1),
+      [&](std::function<void()> wake) {
+        return state.writes().gate().Register(std::move(wake), &waiter);
+      },
+      [&] { state.writes().gate().Unregister(waiter); });
 }
 
 asio::awaitable<void> Server::Impl::AwaitDeadline(Session& session,

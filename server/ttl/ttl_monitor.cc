@@ -122,7 +122,11 @@ void TtlMonitor::Loop() {
     }
     if (!parameters_.ttl_monitor_enabled.load()) continue;
     lock.Unlock();
-    RunPass(std::chrono::system_clock::now());
+    {
+      // While the server is fsyncLocked the pass waits for the next round, as mongod's does.
+      WriteGate::Entered entered(writes_.gate());
+      if (entered) RunPass(std::chrono::system_clock::now());
+    }
     lock.Lock();
   }
 }

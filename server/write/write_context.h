@@ -18,6 +18,7 @@
 #include "server/capped/capped_registry.h"
 #include "server/exec/id_cache.h"
 #include "server/write/oplog_sink.h"
+#include "server/write/write_gate.h"
 #include "storage/engine.h"
 
 namespace cairn::server {
@@ -52,6 +53,9 @@ class WriteContext {
   OplogSink* oplog() const { return oplog_.load(std::memory_order_acquire); }
   void set_oplog(OplogSink* oplog) { oplog_.store(oplog, std::memory_order_release); }
 
+  // fsyncLock's hold on writes: every command that writes, and the TTL monitor, pass it.
+  WriteGate& gate() { return gate_; }
+
   CollectionWriteState& CollectionWrite(storage::Prefix collection);
   Mutex& CollectionLock(storage::Prefix collection) { return CollectionWrite(collection).lock; }
 
@@ -60,6 +64,7 @@ class WriteContext {
   IdCache& id_cache_;
   CappedRegistry& capped_;
   std::atomic<OplogSink*> oplog_{nullptr};
+  WriteGate gate_;
   Mutex states_mu_;
   std::unordered_map<storage::Prefix, std::unique_ptr<CollectionWriteState>> states_
       GUARDED_BY(states_mu_);

@@ -17,6 +17,7 @@ out("setProfilingLevel", (({was, slowms}) => ({was, slowms}))(db.setProfilingLev
 out("profilingStatus", db.getProfilingStatus().slowms)
 show profile
 out("killOp", db.killOp(987654321).ok)
+out("fsyncLock", [db.fsyncLock().lockCount, db.fsyncUnlock().lockCount])
 db.setLogLevel(1, "command")
 out("logLevel", db.getLogComponents().command.verbosity)
 db.setLogLevel(-1, "command")

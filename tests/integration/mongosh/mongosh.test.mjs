@@ -1,7 +1,7 @@
 // The real mongosh against cairnd: a script of everyday shell commands (crud.js) whose results
-// come back as Extended JSON, the everyday admin commands typed into its REPL (admin.js), and a
-// failing command's exit status and message. Each mongosh start costs 1-2 s, so there are only
-// three.
+// come back as Extended JSON, the everyday admin commands typed into its REPL (admin.js), the
+// admin helpers (fsyncLock, compact, dbHash), and a failing command's exit status and message.
+// Each mongosh start costs 1-2 s, so there are only four.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -116,6 +116,7 @@ test('an operator\'s admin session: show dbs/collections/profile, stats, explain
     setProfilingLevel: { was: 0, slowms: 100 },
     profilingStatus: 50,
     killOp: 1,
+    fsyncLock: [1, 0],
     logLevel: 1,
   }, run.stdout);
   // The shell's own commands: show dbs lists shop, show collections orders, show profile finds
@@ -124,4 +125,23 @@ test('an operator\'s admin session: show dbs/collections/profile, stats, explain
   assert.match(run.stdout, /\borders\b/);
   assert.match(run.stdout, /db\.system\.profile is empty/);
   assert.doesNotMatch(run.stdout, /MongoServerError|Uncaught/);
+});
+
+test('mongosh admin helpers: db.fsyncLock/fsyncUnlock, compact, dbHash', async () => {
+  const script = [
+    'db.admin_notes.insertOne({_id: 1});',
+    'const locked = db.fsyncLock();',
+    'const unlocked = db.fsyncUnlock();',
+    'const compact = db.runCommand({compact: "admin_notes"});',
+    'const hash = db.runCommand({dbHash: 1, collections: ["admin_notes"]});',
+    'print("RESULT " + EJSON.stringify({locked: locked.lockCount, unlocked: unlocked.lockCount,',
+    '  compactOk: compact.ok, freedIsNumber: typeof compact.bytesFreed === "number",',
+    '  hashed: Object.keys(hash.collections), md5Length: hash.md5.length}));',
+  ].join('\n');
+  const run = await mongosh(['--eval', script]);
+  const line = run.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+  assert.ok(line, `no RESULT line; exit ${run.code}\n${run.stdout}\n${run.stderr}`);
+  assert.deepStrictEqual(EJSON.parse(line.slice('RESULT '.length), { relaxed: true }), {
+    locked: 1, unlocked: 0, compactOk: 1, freedIsNumber: true, hashed: ['admin_notes'], md5Length: 32,
+  });
 });
