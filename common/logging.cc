@@ -8,6 +8,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -160,7 +161,7 @@ bool Init(const LogOptions& options, std::string* error) {
   logger->flush_on(spdlog::level::trace);
   state.logger = std::move(logger);
   state.quiet = options.quiet;
-  state.verbosity.store(options.verbosity, std::memory_order_relaxed);
+  SetGlobalVerbosity(options.verbosity);
   state.local_time.store(options.local_time, std::memory_order_relaxed);
   return true;
 }
@@ -227,6 +228,19 @@ int FindComponent(std::string_view component) {
   return -1;
 }
 
+// The highest verbosity set anywhere (global or a component): DebugEnabled's answer is "no"
+// without walking the components when it is below the level asked, as it is for every
+// command's end in the slow-operation check unless someone raised a level.
+std::atomic<int> g_highest_level{0};
+
+void RecomputeHighestLevel() {
+  int highest = State().verbosity.load(std::memory_order_relaxed);
+  for (size_t i = 0; i < kComponentCount; ++i) {
+    highest = std::max(highest, ComponentLevels()[i].load(std::memory_order_relaxed));
+  }
+  g_highest_level.store(highest, std::memory_order_relaxed);
+}
+
 // The verbosity that applies to `component`: its own, else its nearest parent's, else global.
 int EffectiveVerbosity(std::string_view component) {
   while (!component.empty()) {
@@ -244,6 +258,7 @@ int EffectiveVerbosity(std::string_view component) {
 }  // namespace
 
 bool DebugEnabled(int level, std::string_view component) {
+  if (g_highest_level.load(std::memory_order_relaxed) < level) return false;
   return EffectiveVerbosity(component) >= level;
 }
 
@@ -254,7 +269,10 @@ const std::vector<std::string_view>& LogComponents() {
 
 int GlobalVerbosity() { return State().verbosity.load(std::memory_order_relaxed); }
 
-void SetGlobalVerbosity(int level) { State().verbosity.store(level, std::memory_order_relaxed); }
+void SetGlobalVerbosity(int level) {
+  State().verbosity.store(level, std::memory_order_relaxed);
+  RecomputeHighestLevel();
+}
 
 bool ComponentVerbosity(std::string_view component, int* level) {
   const int i = FindComponent(component);
@@ -267,6 +285,7 @@ bool SetComponentVerbosity(std::string_view component, int level) {
   const int i = FindComponent(component);
   if (i < 0) return false;
   ComponentLevels()[i].store(level < 0 ? -1 : level, std::memory_order_relaxed);
+  RecomputeHighestLevel();
   return true;
 }
 

@@ -9,8 +9,9 @@
 
 namespace cairn::server {
 
-CommandOutcome HandleSetFeatureCompatibilityVersion(CommandContext& ctx,
-                                                    const CommandRequest& request, bson_t* reply) {
+CommandOutcome HandleSetFeatureCompatibilityVersion(CommandContext& /*ctx*/,
+                                                    const CommandRequest& request,
+                                                    bson_t* /*reply*/) {
   CAIRN_ASSIGN_OR_RETURN(
       CommandArgs args,
       CommandArgs::Parse(
@@ -37,8 +38,6 @@ CommandOutcome HandleSetFeatureCompatibilityVersion(CommandContext& ctx,
                   "binary version without support assistance. Please re-run this command with "
                   "'confirm: true' to acknowledge this and continue with the FCV downgrade.");
   }
-  (void)ctx;
-  (void)reply;
   return Status(ErrorCode::kIllegalOperation,
                 "cannot downgrade the featureCompatibilityVersion to 6.0: Cairn implements "
                 "MongoDB 7.0's behaviour only");
