@@ -18,6 +18,7 @@
 #include "common/bson_doc.h"
 #include "common/interrupt.h"
 #include "common/status.h"
+#include "server/exec/op_debug.h"
 #include "wire/message.h"
 
 namespace cairn::wire {
@@ -92,6 +93,10 @@ struct CommandContext {
   // The command's session (lsid.id), when it names one: what killSessions finds its cursors by.
   std::array<uint8_t, 16> session{};
   bool has_session = false;
+  // What the command did (keys and documents examined, returned, written; its plan's summary),
+  // which the handlers that read or write fill in: the slow-query line, the profiler and
+  // serverStatus's metrics read it once the command ends (admin/profiler.h).
+  OpDebug debug;
 };
 
 class CommandOutcome;

@@ -34,6 +34,7 @@ struct ServerOptions {
   std::vector<std::string> extra_unix_sockets;  // Default: none (--bind_ip paths ending .sock)
   // Operations slower than this are logged ("Slow query"). Default: 100 (--slowms).
   int slow_ms = 100;
+  int profile_level = 0;  // --profile / operationProfiling.mode: every database's, until set
   double slow_op_sample_rate = 1.0;  // Default: 1.0 (--slowOpSampleRate)
   std::vector<std::string> argv;     // the command line, for getCmdLineOpts
   std::string parsed_options;        // BSON: the merged options in YAML shape (getCmdLineOpts)

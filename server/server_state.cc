@@ -10,6 +10,7 @@ ServerState::ServerState(ServerOptions options, std::unique_ptr<storage::Engine>
     SetParameterFromString(&parameters_, assignment).IgnoreError();
   }
   ops_.SetSlowOpThreshold(options_.slow_ms, options_.slow_op_sample_rate);
+  if (options_.profile_level != 0) ops_.profile().SetDefault({options_.profile_level, nullptr});
 }
 
 ServerState::~ServerState() = default;

@@ -12,9 +12,6 @@
 
 namespace cairn::server {
 
-namespace {
-
-// MongoDB's "op" field: the kind of operation a command is.
 std::string_view OpType(std::string_view command_name) {
   if (command_name == "find") return "query";
   if (command_name == "getMore") return "getmore";
@@ -24,8 +21,6 @@ std::string_view OpType(std::string_view command_name) {
   return "command";
 }
 
-// The namespace MongoDB reports: "db.coll" for a command on a collection, "db.$cmd" otherwise
-// (and "db.$cmd.aggregate" for a database-level aggregate).
 std::string OpNamespace(std::string_view db, std::string_view command_name, BsonView command) {
   bson_iter_t first;
   if (command.Init(&first) && bson_iter_next(&first) && BSON_ITER_HOLDS_UTF8(&first) &&
@@ -41,6 +36,8 @@ std::string OpNamespace(std::string_view db, std::string_view command_name, Bson
   if (command_name == "aggregate") return std::string(db) + ".$cmd.aggregate";
   return std::string(db) + ".$cmd";
 }
+
+namespace {
 
 // MongoDB's currentOpTime: local time in ISO-8601 with milliseconds and offset.
 std::string IsoTime(std::chrono::system_clock::time_point when) {
@@ -73,33 +70,6 @@ void AppendConnection(const OpEntry& entry, const std::string& host, bson_t* out
     bson_t metadata = entry.client_metadata.view().AsBson();
     BSON_APPEND_DOCUMENT(out, "clientMetadata", &metadata);
   }
-}
-
-// mongod's "Slow query" line for a command that ran longer than slowms (every command at -v),
-// sampled by slowOpSampleRate.
-void LogIfSlow(const OpRegistry& registry, const ConnectionInfo& connection, const OpEntry& entry)
-    REQUIRES(entry.mu) {
-  const int64_t millis = std::chrono::duration_cast<std::chrono::milliseconds>(
-                             std::chrono::steady_clock::now() - entry.started)
-                             .count();
-  if (millis <= registry.slow_ms() && !logging::DebugEnabled(1, "command")) return;
-  const double rate = registry.slow_op_sample_rate();
-  if (rate < 1.0 && (rate <= 0.0 || std::rand() > rate * RAND_MAX)) return;
-  BsonDoc attr;
-  AppendUtf8(attr.get(), "type", "command");
-  AppendUtf8(attr.get(), "ns", OpNamespace(entry.db, entry.command_name, entry.command));
-  bson_iter_t app;
-  if (entry.has_metadata && bson_iter_init(&app, entry.client_metadata.get()) &&
-      bson_iter_find_descendant(&app, "application.name", &app) && BSON_ITER_HOLDS_UTF8(&app)) {
-    AppendUtf8(attr.get(), "appName", IterUtf8(&app));
-  }
-  const bson_t command = entry.command.AsBson();
-  BSON_APPEND_DOCUMENT(attr.get(), "command", &command);
-  AppendUtf8(attr.get(), "remote", connection.remote);
-  AppendUtf8(attr.get(), "protocol", "op_msg");
-  BSON_APPEND_INT64(attr.get(), "durationMillis", millis);
-  logging::Log(logging::Severity::kInfo, "COMMAND", 51803,
-               "conn" + std::to_string(entry.connection_id), "Slow query", attr.get());
 }
 
 }  // namespace
@@ -266,7 +236,6 @@ void RecordTop(Top& top, std::string_view db, std::string_view name, BsonView co
 
 OpScope::~OpScope() {
   MutexLock lock(&entry_->mu);
-  LogIfSlow(registry_, connection_, *entry_);
   RecordTop(registry_.top(), entry_->db, entry_->command_name, entry_->command,
             std::chrono::steady_clock::now() - entry_->started);
   entry_->active = false;

@@ -18,11 +18,19 @@
 #include "common/bson_doc.h"
 #include "common/interrupt.h"
 #include "common/mutex.h"
+#include "server/admin/profile_settings.h"
 #include "server/admin/session_cache.h"
 #include "server/admin/top.h"
 #include "server/command.h"
 
 namespace cairn::server {
+
+// MongoDB's "op" field: the kind of operation a command is ("query" for find, "getmore",
+// "insert", "update", "remove", else "command").
+std::string_view OpType(std::string_view command_name);
+// The namespace MongoDB reports: "db.coll" for a command on a collection, "db.$cmd" otherwise
+// (and "db.$cmd.aggregate" for a database-level aggregate).
+std::string OpNamespace(std::string_view db, std::string_view command_name, BsonView command);
 
 // One connection as $currentOp sees it. The fields under `mu` change while its commands run.
 struct OpEntry {
@@ -74,6 +82,8 @@ class OpRegistry {
 
   // The per-namespace time of the commands that ended (the top command), fed by OpScope.
   Top& top() { return top_; }
+  // The database profiler's level and filter per database (admin/profiler.h reads them).
+  ProfileSettings& profile() { return profile_; }
 
  private:
   // The entries of the connections still open.
@@ -85,11 +95,12 @@ class OpRegistry {
   std::atomic<int> slow_ms_{100};                 // Default: 100 (--slowms)
   std::atomic<double> slow_op_sample_rate_{1.0};  // Default: 1.0 (--slowOpSampleRate)
   Top top_;
+  ProfileSettings profile_;
 };
 
 // Marks the connection's command as running for its lifetime (RunCommand holds one around the
-// handler), killable through `interrupt`, and at its end logs it when it was slow and counts it
-// in Top.
+// handler), killable through `interrupt`, and at its end counts it in Top. (The slow-query line
+// and the profiler's entry are admin/profiler.h's, which need what the command did.)
 // `request` and `interrupt` must outlive the scope.
 class OpScope {
  public:

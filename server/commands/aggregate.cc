@@ -39,20 +39,26 @@ namespace cairn::server {
 namespace {
 
 // The pipeline's output seen as a cursor's DocumentStream; owns the parsed pipeline, which
-// must outlive its executor.
+// must outlive its executor. Its plan is the query that feeds the pipeline (what the profiler
+// and the slow-query line report: planSummary, keys and documents examined), none when the
+// pipeline generates its documents.
 class PipelineStream final : public DocumentStream {
  public:
   PipelineStream(std::unique_ptr<query::Pipeline> pipeline, std::unique_ptr<DocumentStream> input,
                  bool skip_leading_match)
       : pipeline_(std::move(pipeline)),
+        input_(pipeline_->starts_with_source() ? nullptr : input.get()),
         output_(pipeline_->Bind(std::move(input), skip_leading_match)) {}
   bool Next() override { return output_->Next(); }
   BsonView document() const override { return output_->document(); }
   storage::RecordId record_id() const override { return 0; }
   Status status() const override { return output_->status(); }
+  size_t input_count() const override { return input_ != nullptr ? 1 : 0; }
+  const PlanStage* input(size_t) const override { return input_; }
 
  private:
   std::unique_ptr<query::Pipeline> pipeline_;
+  const DocumentStream* input_;  // owned by output_'s chain
   std::unique_ptr<query::DocumentSource> output_;
 };
 

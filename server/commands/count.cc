@@ -53,9 +53,12 @@ CommandOutcome HandleCount(CommandContext& ctx, const CommandRequest& request, b
   if (handle && count_all) {
     n = std::max<int64_t>(0, ctx.state.engine().RecordCount(handle->prefix) - skip);
     if (limit > 0) n = std::min(n, limit);
+    ctx.debug.keys_examined = ctx.debug.docs_examined = 0;
+    ctx.debug.plan_summary = StageName(StageType::kRecordStoreFastCount);
   } else if (handle) {
     CAIRN_ASSIGN_OR_RETURN(auto stream, canonical.Run(ReaderFor(ctx), handle, IdCacheFor(ctx)));
     while (stream->Next()) ++n;
+    ctx.debug.AddPlan(*stream);
     CAIRN_RETURN_IF_ERROR(stream->status());
   }
   BSON_APPEND_INT32(reply, "n", static_cast<int32_t>(n));

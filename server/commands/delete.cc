@@ -75,6 +75,7 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
     ++*deleted;
     if (writer->pending_bytes() > kCommitEveryBytes) CAIRN_RETURN_IF_ERROR(writer->Commit());
   }
+  ctx.debug.AddPlan(*stream);
   CAIRN_RETURN_IF_ERROR(stream->status());
   return CommitStatement(*writer, recorded ? retry : nullptr, index);
 }
@@ -120,6 +121,7 @@ CommandOutcome HandleDelete(CommandContext& ctx, const CommandRequest& request, 
       if (ordered) break;
     }
   }
+  ctx.debug.n_deleted = n;
   AppendCount(reply, "n", n);
   if (!errors.empty()) CAIRN_RETURN_IF_ERROR(TransientWriteError(ctx, errors.front().status));
   AppendWriteErrors(reply, errors);

@@ -113,6 +113,7 @@ CommandOutcome HandleDistinct(CommandContext& ctx, const CommandRequest& request
   if (handle) {
     CAIRN_ASSIGN_OR_RETURN(auto stream, canonical.Run(ReaderFor(ctx), handle, IdCacheFor(ctx)));
     while (stream->Next()) CollectValues(stream->document(), key, &values);
+    ctx.debug.AddPlan(*stream);
     CAIRN_RETURN_IF_ERROR(stream->status());
   }
   // AppendValueArray asks for the values in index order: walk the set alongside.

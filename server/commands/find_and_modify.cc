@@ -167,10 +167,13 @@ CommandOutcome HandleFindAndModify(CommandContext& ctx, const CommandRequest& re
         BsonDoc new_doc;
         CAIRN_ASSIGN_OR_RETURN(bool modified, UpdateDocument(*writer, *update, stream->record_id(),
                                                              doc, &new_doc, spec.matcher.get()));
-        (void)modified;
+        ctx.debug.n_matched = 1;
+        ctx.debug.n_modified = modified ? 1 : 0;
         result = return_new ? std::move(new_doc) : BsonDoc(doc);
       }
     }
+    if (remove) ctx.debug.n_deleted = found ? 1 : 0;
+    ctx.debug.AddPlan(*stream);
     CAIRN_RETURN_IF_ERROR(stream->status());
   }
   BsonDoc upserted_id;

@@ -84,6 +84,12 @@ std::optional<Status> TryFindById(CommandContext& ctx, const CommandRequest& req
   Status status = ReadById(ctx.state.engine(), *collection, &id, &ctx.state.id_cache(), &document,
                            &record_id, &found);
   if (!status.ok()) return status;
+  // As the IDHACK stage counts: one key, and the document when the key found one.
+  ctx.debug.keys_examined = 1;
+  ctx.debug.docs_examined = found ? 1 : 0;
+  ctx.debug.n_returned = found ? 1 : 0;
+  ctx.debug.cursor_id = 0;
+  ctx.debug.plan_summary = StageName(StageType::kIdHack);  // no allocation: short
   bson_t cursor, batch;
   BSON_APPEND_DOCUMENT_BEGIN(reply, "cursor", &cursor);
   bson_append_array_begin(&cursor, "firstBatch", -1, &batch);

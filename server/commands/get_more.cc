@@ -97,6 +97,8 @@ CommandOutcome HandleGetMore(CommandContext& ctx, const CommandRequest& request,
     // different batch, else returned to the buffer.
     if (batch_size == 0 && ctx.out != nullptr && ctx.out->Adopt(*cursor->prepared)) {
       cursor->prepared_ready = false;
+      RecordBatch(ctx.debug, *cursor, cursor->prepared_docs);
+      ctx.debug.cursor_id = cursor->prepared_exhausted ? 0 : id;
       // The cursor now holds the connection's previous reply buffer: an idle cursor keeps no
       // more than a read-ahead needs (that buffer may have grown for a 16 MiB batch).
       cursor->prepared->Reset(kPreparedReplyKeepBytes);
@@ -110,9 +112,12 @@ CommandOutcome HandleGetMore(CommandContext& ctx, const CommandRequest& request,
     DropPreparedBatch(*cursor);
   }
   bool open = false;
+  const int64_t returned_before = cursor->returned;
   Status status =
       AppendCursorBatch(reply, std::move(cursor), op, "nextBatch", batch_size, /*empty=*/false,
                         [&](CursorPin done, bool exhausted) -> int64_t {
+                          RecordBatch(ctx.debug, *done, done->returned - returned_before);
+                          ctx.debug.cursor_id = exhausted ? 0 : id;
                           if (exhausted) {
                             done.Discard();
                             return 0;

@@ -78,6 +78,7 @@ CommandOutcome HandleInsert(CommandContext& ctx, const CommandRequest& request, 
   if (retry && retry->has_noted()) CAIRN_RETURN_IF_ERROR(retry->OnPrimaryWrite());
   CAIRN_RETURN_IF_ERROR(writer->Commit());
   if (retry) retry->Committed();
+  ctx.debug.n_inserted = inserted;
   AppendCount(reply, "n", inserted);
   if (!errors.empty()) CAIRN_RETURN_IF_ERROR(TransientWriteError(ctx, errors.front().status));
   AppendWriteErrors(reply, errors);

@@ -1,15 +1,32 @@
 // profile: {profile: <level>, slowms, sampleRate, filter} (mongosh db.setProfilingLevel and
-// db.getProfilingStatus). Level -1 reads the settings, 0 sets slowms and sampleRate, which are
-// server-wide as in mongod and decide which commands the "Slow query" line logs
-// (admin/op_registry.h). The reply holds the settings as they were. Levels 1 and 2 write
-// <db>.system.profile, which Cairn does not have yet: refused with CommandNotSupported rather
-// than accepted and ignored, as is a profiling filter.
+// db.getProfilingStatus). Level -1 reads the settings; 0, 1 and 2 set the database's profiling
+// level (admin/profiler.h: 1 profiles the operations over slowms, or those the filter matches, 2
+// every operation, into <db>.system.profile). slowms and sampleRate are server-wide, as in
+// mongod, and also decide the "Slow query" line; `filter` is the database's, replacing them for
+// both, and "unset" removes it. They apply with any level, -1 included. The reply holds the
+// settings as they were, and mongod's line "Profiler settings changed" records the change.
 #include <string>
 
+#include "common/logging.h"
 #include "server/commands/command_args.h"
 #include "server/server_state.h"
 
 namespace cairn::server {
+
+namespace {
+
+void AppendSettings(bson_t* out, int level, int slow_ms, double rate,
+                    const std::shared_ptr<const query::Matcher>& filter) {
+  BSON_APPEND_INT32(out, "level", level);
+  BSON_APPEND_INT32(out, "slowms", slow_ms);
+  BSON_APPEND_DOUBLE(out, "sampleRate", rate);
+  if (filter != nullptr) {
+    const bson_t doc = filter->filter().AsBson();
+    BSON_APPEND_DOCUMENT(out, "filter", &doc);
+  }
+}
+
+}  // namespace
 
 CommandOutcome HandleProfile(CommandContext& ctx, const CommandRequest& request, bson_t* reply) {
   CAIRN_ASSIGN_OR_RETURN(CommandArgs args,
@@ -28,22 +45,23 @@ CommandOutcome HandleProfile(CommandContext& ctx, const CommandRequest& request,
                                             " (expected -1, 0, 1 or 2)");
   }
   OpRegistry& ops = ctx.state.ops();
+  const ProfileSettings::Settings old = ops.profile().For(request.db);
   const int old_slow_ms = ops.slow_ms();
   const double old_rate = ops.slow_op_sample_rate();
-  if (level > 0) {
-    return Status(ErrorCode::kCommandNotSupported,
-                  "profiling level " + std::to_string(level) +
-                      " is not available: Cairn has no profiler (system.profile) yet; slow "
-                      "operations are logged (profile: 0 with slowms)");
-  }
+
+  // Everything is checked before anything changes.
+  ProfileSettings::Settings updated = old;
+  if (level >= 0) updated.level = static_cast<int>(level);
   bson_iter_t filter;
   if (args.Get("filter", &filter)) {
-    if (BSON_ITER_HOLDS_UTF8(&filter) && IterUtf8(&filter) != "unset") {
-      return Status(ErrorCode::kBadValue, "the only accepted string for filter is 'unset'");
-    }
-    if (!BSON_ITER_HOLDS_UTF8(&filter)) {
-      return Status(ErrorCode::kCommandNotSupported,
-                    "a profiling filter is not available: Cairn has no profiler yet");
+    if (BSON_ITER_HOLDS_UTF8(&filter)) {
+      if (IterUtf8(&filter) != "unset") {
+        return Status(ErrorCode::kBadValue, "the only accepted string for filter is 'unset'");
+      }
+      updated.filter.reset();
+    } else {
+      CAIRN_ASSIGN_OR_RETURN(query::Matcher matcher, query::Matcher::Parse(IterDocument(&filter)));
+      updated.filter = std::make_shared<const query::Matcher>(std::move(matcher));
     }
   }
   int slow_ms = old_slow_ms;
@@ -56,10 +74,34 @@ CommandOutcome HandleProfile(CommandContext& ctx, const CommandRequest& request,
       return Status(ErrorCode::kBadValue, "'sampleRate' must be between 0.0 and 1.0 inclusive");
     }
   }
-  if (level == 0) ops.SetSlowOpThreshold(slow_ms, rate);
-  BSON_APPEND_INT32(reply, "was", 0);
+
+  const bool changed = updated.level != old.level || updated.filter != old.filter ||
+                       slow_ms != old_slow_ms || rate != old_rate;
+  if (changed) {
+    ops.SetSlowOpThreshold(slow_ms, rate);
+    ops.profile().Set(request.db, updated);
+    BsonDoc attr;
+    bson_t from, to;
+    BSON_APPEND_DOCUMENT_BEGIN(attr.get(), "from", &from);
+    AppendSettings(&from, old.level, old_slow_ms, old_rate, old.filter);
+    bson_append_document_end(attr.get(), &from);
+    BSON_APPEND_DOCUMENT_BEGIN(attr.get(), "to", &to);
+    AppendSettings(&to, updated.level, slow_ms, rate, updated.filter);
+    bson_append_document_end(attr.get(), &to);
+    AppendUtf8(attr.get(), "db", request.db);
+    logging::Log(logging::Severity::kInfo, "-", 48742, "conn" + std::to_string(ctx.connection.id),
+                 "Profiler settings changed", attr.get());
+  }
+  BSON_APPEND_INT32(reply, "was", old.level);
   BSON_APPEND_INT32(reply, "slowms", old_slow_ms);
   BSON_APPEND_DOUBLE(reply, "sampleRate", old_rate);
+  if (old.filter != nullptr) {
+    const bson_t doc = old.filter->filter().AsBson();
+    BSON_APPEND_DOCUMENT(reply, "filter", &doc);
+    AppendUtf8(reply, "note",
+               "When a filter expression is set, slowms and sampleRate are not used for "
+               "profiling and slow-query log lines.");
+  }
   return Status::OK();
 }
 

@@ -1,9 +1,11 @@
 // serverStatus: host, version, process, uptime, connections, asserts, network, opLatencies,
-// opcounters, memory, cursor and TTL metrics, the storage engine and, in a replica set, repl —
-// the sections monitoring tools and mongosh read. Every counter counts something real.
+// opcounters, memory, metrics (document, operation, queryExecutor, cursor, ttl), transactions,
+// the storage engine and, in a replica set, repl — the sections monitoring tools and mongosh
+// read. Every counter counts something real.
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 
@@ -92,7 +94,8 @@ CommandOutcome HandleServerStatus(CommandContext& ctx, const CommandRequest& req
   for (const auto& [name, total] :
        {std::pair<const char*, const LatencyTotal*>{"reads", &metrics_counters.reads},
         {"writes", &metrics_counters.writes},
-        {"commands", &metrics_counters.commands}}) {
+        {"commands", &metrics_counters.commands},
+        {"transactions", &metrics_counters.transactions.latency}}) {
     bson_t one;
     BSON_APPEND_DOCUMENT_BEGIN(&latencies, name, &one);
     BSON_APPEND_INT64(&one, "latency", total->micros.load());
@@ -130,8 +133,50 @@ CommandOutcome HandleServerStatus(CommandContext& ctx, const CommandRequest& req
   BSON_APPEND_INT64(&open, "total", static_cast<int64_t>(state.cursors().open_count()));
   bson_append_document_end(&cursor, &open);
   bson_append_document_end(&metrics, &cursor);
+  bson_t document;
+  BSON_APPEND_DOCUMENT_BEGIN(&metrics, "document", &document);
+  BSON_APPEND_INT64(&document, "deleted", metrics_counters.docs_deleted.load());
+  BSON_APPEND_INT64(&document, "inserted", metrics_counters.docs_inserted.load());
+  BSON_APPEND_INT64(&document, "returned", metrics_counters.docs_returned.load());
+  BSON_APPEND_INT64(&document, "updated", metrics_counters.docs_updated.load());
+  bson_append_document_end(&metrics, &document);
+  bson_t operation;
+  BSON_APPEND_DOCUMENT_BEGIN(&metrics, "operation", &operation);
+  BSON_APPEND_INT64(&operation, "scanAndOrder", metrics_counters.scan_and_order.load());
+  BSON_APPEND_INT64(&operation, "writeConflicts", metrics_counters.write_conflicts.load());
+  bson_append_document_end(&metrics, &operation);
+  bson_t executor, scans;
+  BSON_APPEND_DOCUMENT_BEGIN(&metrics, "queryExecutor", &executor);
+  BSON_APPEND_INT64(&executor, "scanned", metrics_counters.keys_scanned.load());
+  BSON_APPEND_INT64(&executor, "scannedObjects", metrics_counters.objects_scanned.load());
+  BSON_APPEND_DOCUMENT_BEGIN(&executor, "collectionScans", &scans);
+  // Cairn counts the scans of find, aggregate and the writes' plans; tailable cursors' scans
+  // are not counted, so every one counted is non-tailable.
+  BSON_APPEND_INT64(&scans, "nonTailable", metrics_counters.collection_scans.load());
+  BSON_APPEND_INT64(&scans, "total", metrics_counters.collection_scans.load());
+  bson_append_document_end(&executor, &scans);
+  bson_append_document_end(&metrics, &executor);
   AppendTtlMetrics(state.ttl_monitor().metrics(), &metrics);
   bson_append_document_end(reply, &metrics);
+
+  // Multi-document transactions. Cairn has no prepared state (a single member never prepares),
+  // so those counts stay at 0, truly.
+  const TransactionMetrics& txn = metrics_counters.transactions;
+  bson_t transactions;
+  BSON_APPEND_DOCUMENT_BEGIN(reply, "transactions", &transactions);
+  const int64_t open_now = txn.open.load();
+  const int64_t active_now = std::min(txn.active.load(), open_now);
+  BSON_APPEND_INT64(&transactions, "currentActive", active_now);
+  BSON_APPEND_INT64(&transactions, "currentInactive", open_now - active_now);
+  BSON_APPEND_INT64(&transactions, "currentOpen", open_now);
+  BSON_APPEND_INT64(&transactions, "totalAborted", txn.aborted.load());
+  BSON_APPEND_INT64(&transactions, "totalCommitted", txn.committed.load());
+  BSON_APPEND_INT64(&transactions, "totalStarted", txn.started.load());
+  BSON_APPEND_INT64(&transactions, "totalPrepared", 0);
+  BSON_APPEND_INT64(&transactions, "totalPreparedThenCommitted", 0);
+  BSON_APPEND_INT64(&transactions, "totalPreparedThenAborted", 0);
+  BSON_APPEND_INT64(&transactions, "currentPrepared", 0);
+  bson_append_document_end(reply, &transactions);
 
   bson_t engine;
   BSON_APPEND_DOCUMENT_BEGIN(reply, "storageEngine", &engine);

@@ -122,6 +122,7 @@ Status RunStatement(CommandContext& ctx, const std::string& ns, BsonView stateme
       if (*modified) ++result->modified;
       if (writer->pending_bytes() > kCommitEveryBytes) CAIRN_RETURN_IF_ERROR(writer->Commit());
     }
+    ctx.debug.AddPlan(*stream);
     CAIRN_RETURN_IF_ERROR(stream->status());
   }
   if (result->matched == 0 && upsert) {
@@ -199,6 +200,9 @@ CommandOutcome HandleUpdate(CommandContext& ctx, const CommandRequest& request, 
       if (ordered) break;
     }
   }
+  ctx.debug.n_matched = n - static_cast<int64_t>(upserted.size());
+  ctx.debug.n_modified = modified;
+  ctx.debug.n_upserted = static_cast<int64_t>(upserted.size());
   AppendCount(reply, "n", n);
   AppendCount(reply, "nModified", modified);
   if (!upserted.empty()) {

@@ -265,10 +265,18 @@ Status ReplyWithFirstBatch(CommandContext& ctx, std::unique_ptr<Cursor> cursor, 
   bool empty = batch_size == 0 && !single_batch;
   return AppendCursorBatch(reply, std::move(cursor), op, "firstBatch", max_docs, empty,
                            [&](std::unique_ptr<Cursor> done, bool exhausted) -> int64_t {
-                             if (exhausted || single_batch) return 0;
+                             RecordBatch(ctx.debug, *done, done->returned);
+                             if (exhausted || single_batch) return ctx.debug.cursor_id = 0;
                              SaveCursorDeadline(*done, op);
-                             return RegisterCursor(ctx, std::move(done));
+                             return ctx.debug.cursor_id = RegisterCursor(ctx, std::move(done));
                            });
+}
+
+void RecordBatch(OpDebug& debug, Cursor& cursor, int64_t n_returned) {
+  OpDebug::Add(&debug.n_returned, n_returned);
+  if (cursor.stream != nullptr) {
+    debug.AddPlan(*cursor.stream, &cursor.reported);
+  }
 }
 
 }  // namespace cairn::server

@@ -78,6 +78,11 @@ Status AppendCursorBatch(bson_t* reply, CursorOwner cursor, Interruptible* op, c
   return Status::OK();
 }
 
+// Records in `debug` a batch of `n_returned` documents of `cursor`, and what its stream examined
+// since the last batch recorded. (The caller sets debug.cursor_id: the id the reply gives, 0 once
+// the cursor is done.)
+void RecordBatch(OpDebug& debug, Cursor& cursor, int64_t n_returned);
+
 // Runs the first batch of a new cursor and appends {cursor: {firstBatch, id, ns}} to `reply`.
 // When the stream is not exhausted and !single_batch the cursor is registered for getMore. The
 // cursor keeps the command's interrupt slot, which its streams were built with.

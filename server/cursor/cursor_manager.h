@@ -26,6 +26,7 @@
 #include "common/status.h"
 #include "query/projection/projection.h"
 #include "server/exec/document_stream.h"
+#include "server/exec/op_debug.h"
 #include "wire/reply_buffer.h"
 
 namespace cairn::server {
@@ -64,7 +65,10 @@ struct Cursor {
   bool prepared_exhausted = false;  // the prepared reply ends the cursor (its id is 0)
   int64_t prepared_docs = 0;
   int64_t returned = 0;  // documents returned so far
-  int64_t limit = 0;     // the query's limit (0 = none): reaching it closes the cursor
+  // What the stream had examined when the last batch was reported (OpDebug: each command
+  // reports what its batch, read-ahead included, examined).
+  OpDebug::PlanProgress reported;
+  int64_t limit = 0;  // the query's limit (0 = none): reaching it closes the cursor
   // A tailable cursor on a capped collection stays open when exhausted (tailable_cursor.h);
   // with await_data its getMore waits for inserts into `collection_prefix`.
   bool tailable = false;

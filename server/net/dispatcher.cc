@@ -11,6 +11,7 @@
 #include "common/interrupt.h"
 #include "common/logging.h"
 #include "server/admin/fail_points.h"
+#include "server/admin/profiler.h"
 #include "server/admin/session_cache.h"
 #include "server/commands/command_table.h"
 #include "server/commands/read_concern.h"
@@ -670,9 +671,18 @@ Continuation RunKnownCommand(ServerState& state, ConnectionInfo& connection, con
   if (status.ok()) {
     ScopedInterrupt current(ctx.interrupt.get(), &interrupt);
     OpScope op(state.ops(), connection, request, &interrupt);  // what $currentOp reports
+    ctx.debug.started = std::chrono::steady_clock::now();
+    ctx.debug.slow_ms = state.ops().slow_ms();
+    // The plan summary is built only for commands that will be logged or profiled anyway, or
+    // once a command has run past slowms (OpDebug::details_wanted).
+    const ProfileSettings::Settings profiling = state.ops().profile().For(request.db);
+    ctx.debug.always_detail =
+        profiling.level == 2 || profiling.filter != nullptr || logging::DebugEnabled(1, "command");
     CommandOutcome outcome = def->handler(ctx, request, out->body());
     status = outcome.status();
     next = outcome.next();
+    // Metrics, the slow-query line and the profiler's entry (admin/profiler.h).
+    FinishOperation(ctx, request, status, out->body()->len, profiling);
   }
   if (txn) {
     txn->Leave(status, out->body());

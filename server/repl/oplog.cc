@@ -61,6 +61,8 @@ Status Oplog::Open(int64_t max_bytes) {
 bool Oplog::Logs(std::string_view ns) const {
   if (prefix() == 0) return false;
   if (ns.substr(0, 6) == "local.") return false;
+  // The profiler's entries are each member's own, as in mongod.
+  if (ns.ends_with(".system.profile")) return false;
   // Derived, per-member state of sessions, as in mongod.
   return ns != "config.transactions" && ns != "config.image_collection";
 }

@@ -91,8 +91,7 @@ constexpr OptionSpec kOptions[] = {
      "Run with security: not available yet (refused)"},
     {"noauth", "security.authorization", Kind::kSwitch, "Run without security (the default)"},
     {"setParameter", "setParameter", Kind::kList, "Set a configurable parameter"},
-    {"profile", "operationProfiling.mode", Kind::kString,
-     "0=off 1=slow, 2=all (only 0: Cairn has no profiler yet)"},
+    {"profile", "operationProfiling.mode", Kind::kString, "0=off 1=slow, 2=all"},
     {"slowms", "operationProfiling.slowOpThresholdMs", Kind::kInt,
      "Value of slow for profile and console log (default 100)"},
     {"slowOpSampleRate", "operationProfiling.slowOpSampleRate", Kind::kDouble,
@@ -463,14 +462,14 @@ Status Apply(const Values& values, StartupConfig* config) {
   }
 
   if (const std::string* mode = get("operationProfiling.mode")) {
-    if (*mode != "off") {
-      if (*mode != "slowOp" && *mode != "all") {
-        return Status(ErrorCode::kBadValue, "Bad value for operationProfiling.mode: " + *mode);
-      }
-      return Status(ErrorCode::kBadValue,
-                    "--profile " + *mode +
-                        " is not available: Cairn has no profiler yet (slow operations are "
-                        "logged with --slowms)");
+    if (*mode == "off") {
+      server.profile_level = 0;
+    } else if (*mode == "slowOp") {
+      server.profile_level = 1;
+    } else if (*mode == "all") {
+      server.profile_level = 2;
+    } else {
+      return Status(ErrorCode::kBadValue, "Bad value for operationProfiling.mode: " + *mode);
     }
   }
   if (const std::string* slow_ms = get("operationProfiling.slowOpThresholdMs")) {

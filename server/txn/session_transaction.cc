@@ -8,19 +8,29 @@
 namespace cairn::server {
 
 SessionTransaction::SessionTransaction(WriteContext& writes, Oplog& oplog, CursorManager& cursors,
-                                       int64_t txn_number, Clock::time_point expires)
+                                       TransactionMetrics& metrics, int64_t txn_number,
+                                       Clock::time_point expires)
     : write_context_(writes),
       oplog_(oplog),
       cursors_(cursors),
+      metrics_(metrics),
       txn_number_(txn_number),
       expires_(expires),
       storage_(writes.engine().BeginTransaction()),
       ops_(oplog) {
   writes_.storage = storage_.get();
   writes_.ops = &ops_;
+  metrics_.started.fetch_add(1, std::memory_order_relaxed);
+  metrics_.open.fetch_add(1, std::memory_order_relaxed);
 }
 
-SessionTransaction::~SessionTransaction() { cursors_.KillTransactionCursors(this); }
+SessionTransaction::~SessionTransaction() {
+  cursors_.KillTransactionCursors(this);
+  metrics_.open.fetch_sub(1, std::memory_order_relaxed);
+  (committed_ ? metrics_.committed : metrics_.aborted).fetch_add(1, std::memory_order_relaxed);
+  metrics_.latency.Add(
+      std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - began_).count());
+}
 
 Status SessionTransaction::CheckCatalogUnchanged() const {
   const storage::Catalog& catalog = write_context_.engine().catalog();
@@ -41,7 +51,10 @@ Status SessionTransaction::CheckCatalogUnchanged() const {
 }
 
 Result<uint64_t> SessionTransaction::Commit(BsonView lsid) NO_THREAD_SAFETY_ANALYSIS {
-  if (storage_->empty()) return uint64_t{0};
+  if (storage_->empty()) {
+    committed_ = true;
+    return uint64_t{0};
+  }
   // The collections' write locks, in prefix order (std::set's): a writer outside the transaction
   // holds one from its reads to its commit, so none commits a key of this transaction between
   // the validation and the write. (Other transactions cannot: this one holds its keys.)
@@ -79,6 +92,7 @@ Result<uint64_t> SessionTransaction::Commit(BsonView lsid) NO_THREAD_SAFETY_ANAL
   IdCache& cache = write_context_.id_cache();
   for (const auto& [prefix, id] : writes_.changed) cache.InvalidateDocument(prefix, id);
   if (!status.ok()) return status;
+  committed_ = true;
   return ts;
 }
 

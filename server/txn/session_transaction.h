@@ -15,6 +15,7 @@
 
 #include "common/bson_doc.h"
 #include "common/status.h"
+#include "server/admin/server_metrics.h"
 #include "server/cursor/cursor_manager.h"
 #include "server/repl/oplog.h"
 #include "server/repl/transaction_ops.h"
@@ -29,10 +30,12 @@ class SessionTransaction {
   using Clock = std::chrono::steady_clock;
 
   // Begins transaction `txn_number`: its snapshot is taken now. It expires at `expires`
-  // (transactionLifetimeLimitSeconds after it began).
-  SessionTransaction(WriteContext& writes, Oplog& oplog, CursorManager& cursors, int64_t txn_number,
-                     Clock::time_point expires);
-  // Kills the cursors opened in the transaction (they read its snapshot).
+  // (transactionLifetimeLimitSeconds after it began). `metrics` counts it begun, open, and
+  // committed or aborted when it goes.
+  SessionTransaction(WriteContext& writes, Oplog& oplog, CursorManager& cursors,
+                     TransactionMetrics& metrics, int64_t txn_number, Clock::time_point expires);
+  // Kills the cursors opened in the transaction (they read its snapshot); counts it committed
+  // when Commit succeeded, else aborted.
   ~SessionTransaction();
   SessionTransaction(const SessionTransaction&) = delete;
   SessionTransaction& operator=(const SessionTransaction&) = delete;
@@ -60,6 +63,9 @@ class SessionTransaction {
   WriteContext& write_context_;
   Oplog& oplog_;
   CursorManager& cursors_;
+  TransactionMetrics& metrics_;
+  const Clock::time_point began_ = Clock::now();
+  bool committed_ = false;
   const int64_t txn_number_;
   const Clock::time_point expires_;
   std::unique_ptr<storage::Transaction> storage_;

@@ -126,9 +126,13 @@ Status TransactionScope::CheckCommand(const CommandRequest& request, const Field
 
 TransactionScope::TransactionScope(ServerState& state, Fields fields,
                                    RetryableSessions::Checkout checkout)
-    : state_(state), fields_(std::move(fields)), checkout_(std::move(checkout)) {}
+    : state_(state), fields_(std::move(fields)), checkout_(std::move(checkout)) {
+  state_.metrics().transactions.active.fetch_add(1, std::memory_order_relaxed);
+}
 
-TransactionScope::~TransactionScope() = default;
+TransactionScope::~TransactionScope() {
+  state_.metrics().transactions.active.fetch_sub(1, std::memory_order_relaxed);
+}
 
 Result<std::unique_ptr<TransactionScope>> TransactionScope::Enter(
     ServerState& state, const Fields& fields, std::string_view command) NO_THREAD_SAFETY_ANALYSIS {
@@ -161,9 +165,9 @@ Result<std::unique_ptr<TransactionScope>> TransactionScope::Enter(
     session.executed.clear();
     const auto lifetime = std::chrono::seconds(
         state.parameters().transaction_lifetime_limit_seconds.load(std::memory_order_relaxed));
-    session.txn =
-        std::make_unique<SessionTransaction>(state.writes(), state.repl().oplog(), state.cursors(),
-                                             n, SessionTransaction::Clock::now() + lifetime);
+    session.txn = std::make_unique<SessionTransaction>(
+        state.writes(), state.repl().oplog(), state.cursors(), state.metrics().transactions, n,
+        SessionTransaction::Clock::now() + lifetime);
     session.txn_state = TxnState::kInProgress;
   } else {
     if (n != session.txn_number || session.txn_state == TxnState::kNone ||

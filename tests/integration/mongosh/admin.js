@@ -16,6 +16,11 @@ out("validate", (({valid, nrecords, nIndexes, keysPerIndex}) => ({valid, nrecord
 out("setProfilingLevel", (({was, slowms}) => ({was, slowms}))(db.setProfilingLevel(0, {slowms: 50})))
 out("profilingStatus", db.getProfilingStatus().slowms)
 show profile
+out("profileOn", db.setProfilingLevel(2).was)
+db.bulk.insertMany(Array.from({length: 30000}, (_, i) => ({i})))
+show profile
+out("profileOff", db.setProfilingLevel(0).was)
+out("profiled", db.system.profile.countDocuments({op: "insert", ns: "shop.bulk", ninserted: 30000}))
 out("killOp", db.killOp(987654321).ok)
 out("fsyncLock", [db.fsyncLock().lockCount, db.fsyncUnlock().lockCount])
 db.setLogLevel(1, "command")

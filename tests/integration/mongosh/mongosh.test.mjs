@@ -115,15 +115,19 @@ test('an operator\'s admin session: show dbs/collections/profile, stats, explain
     validate: { valid: true, nrecords: 2, nIndexes: 2, keysPerIndex: { _id_: 2, item_1: 2 } },
     setProfilingLevel: { was: 0, slowms: 100 },
     profilingStatus: 50,
+    profileOn: 0,
+    profileOff: 2,
+    profiled: 1,
     killOp: 1,
     fsyncLock: [1, 0],
     logLevel: 1,
   }, run.stdout);
   // The shell's own commands: show dbs lists shop, show collections orders, show profile finds
-  // nothing profiled, and no command failed.
+  // nothing profiled at first, then the insert profiled at level 2; and no command failed.
   assert.match(run.stdout, /shop\s+\d/);
   assert.match(run.stdout, /\borders\b/);
   assert.match(run.stdout, /db\.system\.profile is empty/);
+  assert.match(run.stdout, /insert\tshop\.bulk \d+ms [\s\S]*?ninserted:30000 /);
   assert.doesNotMatch(run.stdout, /MongoServerError|Uncaught/);
 });
 

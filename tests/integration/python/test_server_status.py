@@ -1,6 +1,8 @@
 """serverStatus as mongosh, Compass and monitoring agents read it: the sections they chart, each
 counter moving with what the server did (asserts, network, opLatencies, opcounters, connections,
-mem, metrics, storageEngine), and `repl` only on a replica-set member."""
+mem, metrics, storageEngine, transactions), and `repl` only on a replica-set member. (The
+metrics.document/queryExecutor/operation counters are checked in test_profiler.py, beside the
+profiler entries the same figures feed.)"""
 
 import unittest
 
@@ -17,12 +19,15 @@ class ServerStatusTest(ServerTestCase):
         status = self.status()
         for section in ("host", "version", "process", "pid", "uptime", "localTime", "asserts",
                         "connections", "network", "opLatencies", "opcounters", "mem", "metrics",
-                        "storageEngine"):
+                        "storageEngine", "transactions"):
             self.assertIn(section, status)
         self.assertEqual(status["version"], "7.0.0")
         self.assertEqual(set(status["asserts"]),
                          {"regular", "warning", "msg", "user", "tripwire", "rollovers"})
-        self.assertEqual(set(status["opLatencies"]), {"reads", "writes", "commands"})
+        self.assertEqual(set(status["opLatencies"]),
+                         {"reads", "writes", "commands", "transactions"})
+        for section in ("document", "operation", "queryExecutor", "cursor", "ttl"):
+            self.assertIn(section, status["metrics"])
         self.assertTrue(status["storageEngine"]["persistent"])
         self.assertNotIn("repl", status)  # a standalone
 
@@ -63,9 +68,37 @@ class ReplicaSetServerStatusTest(unittest.TestCase):
             self.assertIn("lastWrite", repl)
             self.assertIn("topologyVersion", repl)
             self.assertFalse(status["storageEngine"]["persistent"])
+            self.check_transaction_counters(client)
             client.close()
         finally:
             server.stop()
+
+    def check_transaction_counters(self, client):
+        def txns():
+            status = client.admin.command("serverStatus")
+            return status["transactions"], status["opLatencies"]["transactions"]
+
+        coll = client.test.txn_counts
+        coll.insert_one({"_id": 0})
+        before, lat_before = txns()
+        with client.start_session() as session:
+            with session.start_transaction():
+                coll.insert_one({"_id": 1}, session=session)
+            session.start_transaction()
+            coll.insert_one({"_id": 2}, session=session)
+            during, _ = txns()
+            self.assertEqual(during["currentOpen"] - before["currentOpen"], 1)
+            self.assertEqual(during["currentInactive"] - before["currentInactive"], 1)
+            self.assertEqual(during["currentActive"], 0)
+            session.abort_transaction()
+        after, lat_after = txns()
+        self.assertEqual(after["totalStarted"] - before["totalStarted"], 2)
+        self.assertEqual(after["totalCommitted"] - before["totalCommitted"], 1)
+        self.assertEqual(after["totalAborted"] - before["totalAborted"], 1)
+        self.assertEqual(after["currentOpen"], before["currentOpen"])
+        self.assertEqual(after["currentPrepared"], 0)
+        self.assertEqual(lat_after["ops"] - lat_before["ops"], 2)
+        self.assertGreater(lat_after["latency"], lat_before["latency"])
 
 
 if __name__ == "__main__":
