@@ -1,7 +1,7 @@
 // serverStatus: host, version, process, uptime, connections, asserts, network, opLatencies,
 // opcounters, memory, metrics (document, operation, queryExecutor, cursor, ttl), transactions,
-// the storage engine and, in a replica set, repl — the sections monitoring tools and mongosh
-// read. Every counter counts something real.
+// the storage engine and, in a replica set, repl and defaultRWConcern — the sections monitoring
+// tools and mongosh read. Every counter counts something real.
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -190,6 +190,12 @@ CommandOutcome HandleServerStatus(CommandContext& ctx, const CommandRequest& req
     BSON_APPEND_DOCUMENT_BEGIN(reply, "repl", &repl);
     AppendReplStatus(state, &repl);
     bson_append_document_end(reply, &repl);
+    // The cluster-wide default read and write concerns, as getDefaultRWConcern answers them.
+    bson_t defaults;
+    BSON_APPEND_DOCUMENT_BEGIN(reply, "defaultRWConcern", &defaults);
+    RwConcernDefaults::AppendReply(*state.repl().rw_concern_defaults().current(),
+                                   state.repl().primary(), /*in_memory=*/false, &defaults);
+    bson_append_document_end(reply, &defaults);
   }
   return Status::OK();
 }

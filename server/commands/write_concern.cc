@@ -37,6 +37,7 @@ Result<WriteConcern> ParseWriteConcern(const bson_iter_t* field, bool replica_se
   while (bson_iter_next(&it)) {
     std::string_view key = IterKey(&it);
     if (key == "w") {
+      concern.w_given = true;
       if (IsNumber(&it)) {
         double w = bson_iter_as_double(&it);
         if (!(w >= 0) || w > 50 || std::floor(w) != w) {
@@ -67,14 +68,17 @@ Result<WriteConcern> ParseWriteConcern(const bson_iter_t* field, bool replica_se
       if (!BSON_ITER_HOLDS_BOOL(&it) && !IsNumber(&it) && !BSON_ITER_HOLDS_NULL(&it)) {
         return WrongType(key, &it, "[bool, int, decimal, double, long]");
       }
+      if (!BSON_ITER_HOLDS_NULL(&it)) (key == "j" ? concern.j_given : concern.fsync_given) = true;
       if (bson_iter_as_bool(&it)) concern.sync = true;
     } else if (key == "wtimeout" || key == "wtimeoutMS") {
       if (!IsNumber(&it) && !BSON_ITER_HOLDS_NULL(&it)) {
         return WrongType(key, &it, "[int, decimal, double, long]");
       }
       if (IsNumber(&it)) concern.wtimeout_ms = bson_iter_as_int64(&it);
-    } else if (key == "getLastError" || key == "provenance") {
-      // Accepted as mongod does (provenance is set by mongos and internal clients).
+    } else if (key == "provenance") {
+      // Accepted as mongod does (set by mongos and internal clients).
+      concern.provenance_given = true;
+    } else if (key == "getLastError") {
     } else {
       return Status(ErrorCode::kLocation40415,
                     "BSON field 'writeConcern." + std::string(key) + "' is an unknown field.");

@@ -533,7 +533,7 @@ void AppendWriteConcernError(const WriteConcern& concern, bson_t* reply) {
   BSON_APPEND_DOCUMENT_BEGIN(&info, "writeConcern", &given);
   BSON_APPEND_INT32(&given, "w", concern.w_nodes);
   BSON_APPEND_INT64(&given, "wtimeout", concern.wtimeout_ms);
-  AppendUtf8(&given, "provenance", "clientSupplied");
+  AppendUtf8(&given, "provenance", concern.provenance);
   bson_append_document_end(&info, &given);
   bson_append_document_end(&error, &info);
   bson_append_document_end(reply, &error);
@@ -566,6 +566,48 @@ Status EnterTransaction(ServerState& state, const CommandRequest& request, const
   }
   CAIRN_ASSIGN_OR_RETURN(*txn, TransactionScope::Enter(state, fields, def.name));
   return Status::OK();
+}
+
+// Whether a command takes the cluster-wide default read concern (mongod's
+// defaultReadConcernPermit): the read commands that take every level a default may have.
+bool PermitsDefaultReadConcern(std::string_view name) {
+  return name == "find" || name == "aggregate" || name == "count" || name == "distinct";
+}
+
+// The cluster-wide defaults (setDefaultRWConcern; only ever set on a replica set member), applied
+// as mongod applies them. The default write concern goes to a command that takes a write concern
+// and gave none, or {} (whole), or only j, fsync or wtimeout (its w, and its j when the command
+// gave neither j nor fsync); in a transaction only to the commit or abort. The default read
+// concern goes to a read command that gave none (or {}), in a transaction only to its first
+// command. Either, once applied, has provenance "customDefault".
+void ApplyRwConcernDefaults(const RwConcernDefaultValues& defaults, const CommandDef& def,
+                            const GenericFields& generic, WriteConcern* write_concern,
+                            std::optional<ReadConcern>* read_concern) {
+  bson_iter_t field;
+  if (def.on_secondary == OnSecondary::kNever && !write_concern->w_given &&
+      (!generic.has_autocommit || IsCommitOrAbort(def.name)) && defaults.FindWriteConcern(&field)) {
+    Result<WriteConcern> fallback = ParseWriteConcern(&field, /*replica_set=*/true);
+    if (fallback.ok()) {
+      if (write_concern->default_constructed()) {
+        *write_concern = *fallback;
+      } else {
+        write_concern->w_nodes = fallback->w_nodes;
+        if (!write_concern->j_given && !write_concern->fsync_given) {
+          write_concern->sync = fallback->sync;
+        }
+      }
+      write_concern->provenance = "customDefault";
+    }
+  }
+  if ((!*read_concern || (*read_concern)->empty()) && PermitsDefaultReadConcern(def.name) &&
+      (!generic.has_autocommit || generic.has_start_transaction) &&
+      defaults.FindReadConcern(&field)) {
+    Result<ReadConcern> fallback = ParseReadConcern(&field);
+    if (fallback.ok()) {
+      *read_concern = std::move(fallback).value();
+      (*read_concern)->provenance = "customDefault";
+    }
+  }
 }
 
 // Runs a command found in the table; returns its continuation. `held_by`: failCommand's data
@@ -658,6 +700,11 @@ Continuation RunKnownCommand(ServerState& state, ConnectionInfo& connection, con
     Result<ReadConcern> parsed = ParseReadConcern(&generic.read_concern);
     status = parsed.status();
     if (status.ok()) read_concern = *parsed;
+  }
+  // The cluster-wide default read and write concerns: one atomic load while none is set.
+  if (status.ok() && state.repl().rw_concern_defaults().any_set()) {
+    ApplyRwConcernDefaults(*state.repl().rw_concern_defaults().current(), *def, generic, &*concern,
+                           &read_concern);
   }
   std::unique_ptr<TransactionScope> txn;
   if (status.ok() && generic.has_autocommit) {

@@ -83,6 +83,7 @@ Timestamp ReplicationCoordinator::last_applied() const { return oplog_.VisibleTh
 
 Status ReplicationCoordinator::Startup() {
   if (!enabled()) return Status::OK();
+  CAIRN_RETURN_IF_ERROR(rw_concern_defaults_.Load(writes_.engine()));
   MutexLock change(&change_mu_);
   Result<std::optional<BsonDoc>> stored = LoadSingleton(writes_.engine(), kConfigNs);
   if (!stored.ok()) return stored.status();

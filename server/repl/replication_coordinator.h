@@ -3,7 +3,8 @@
 // says so; with --replSet it is uninitiated until replSetInitiate (or --initiate), then primary
 // at once, in a new term at every start. It owns the set's configuration (persisted as
 // local.system.replset, as mongod keeps it), the term (local.replset.election), the topology
-// version hello reports and the waits of awaitable hello, and the cluster's logical clock.
+// version hello reports and the waits of awaitable hello, the cluster's logical clock, and the
+// cluster-wide default read and write concerns (rw_concern_defaults.h).
 //
 // Thread-safety: the topology is an immutable snapshot behind a mutex; readers take a
 // shared_ptr to it. Initiate and Reconfig are serialised by their own mutex.
@@ -26,6 +27,7 @@
 #include "server/repl/oplog.h"
 #include "server/repl/repl_set_config.h"
 #include "server/repl/retryable_sessions.h"
+#include "server/repl/rw_concern_defaults.h"
 
 namespace cairn::server {
 
@@ -75,6 +77,9 @@ class ReplicationCoordinator {
   Oplog& oplog() { return oplog_; }
   // The sessions' retryable writes (rebuilt from the oplog when the member becomes primary).
   RetryableSessions& retryable() { return retryable_; }
+  // The cluster-wide default read and write concerns (loaded by Startup; never set on a
+  // standalone, so none applies there).
+  RwConcernDefaults& rw_concern_defaults() { return rw_concern_defaults_; }
   // The newest committed write's optime (its Timestamp and wall-clock time), for hello's
   // lastWrite, replSetGetStatus and operationTime: every oplog entry up to it has committed. A
   // single member is the majority, so it is also the majority optime.
@@ -111,6 +116,7 @@ class ReplicationCoordinator {
   LogicalClock clock_;
   Oplog oplog_{writes_, clock_};
   RetryableSessions retryable_{writes_};
+  RwConcernDefaults rw_concern_defaults_;
 
   Mutex change_mu_;  // serialises Initiate, Reconfig and Startup
   bool auto_initiated_ GUARDED_BY(change_mu_) = false;
