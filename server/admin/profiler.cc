@@ -98,14 +98,10 @@ struct FinishedOp {
   std::string ns;
 };
 
-// The system.profile entry, in mongod's field order.
-BsonDoc ProfileEntry(const FinishedOp& op) {
+// What the operation did, from cursorid to its error, as the profile entry and the slow-query
+// line both show it (they name the yield count differently).
+void AppendOutcome(const FinishedOp& op, const char* yields_key, bson_t* out) {
   const OpDebug& debug = op.ctx.debug;
-  BsonDoc entry;
-  bson_t* out = entry.get();
-  AppendUtf8(out, "op", OpType(op.request.name));
-  AppendUtf8(out, "ns", op.ns);
-  AppendCommand(out, "command", op.request.body);
   if (debug.cursor_id > 0) AppendNumberAsMongoDB(out, "cursorid", debug.cursor_id);
   AppendCount(out, "keysExamined", debug.keys_examined);
   AppendCount(out, "docsExamined", debug.docs_examined);
@@ -115,9 +111,20 @@ BsonDoc ProfileEntry(const FinishedOp& op) {
   AppendCount(out, "ninserted", debug.n_inserted);
   AppendCount(out, "ndeleted", debug.n_deleted);
   if (debug.cursor_id == 0) BSON_APPEND_BOOL(out, "cursorExhausted", true);
-  BSON_APPEND_INT32(out, "numYield", 0);  // Cairn's operations never yield
+  BSON_APPEND_INT32(out, yields_key, 0);  // Cairn's operations never yield
   AppendCount(out, "nreturned", debug.n_returned);
   if (!op.status.ok()) AppendError(out, op.status, "errMsg");
+}
+
+// The system.profile entry, in mongod's field order.
+BsonDoc ProfileEntry(const FinishedOp& op) {
+  const OpDebug& debug = op.ctx.debug;
+  BsonDoc entry;
+  bson_t* out = entry.get();
+  AppendUtf8(out, "op", OpType(op.request.name));
+  AppendUtf8(out, "ns", op.ns);
+  AppendCommand(out, "command", op.request.body);
+  AppendOutcome(op, "numYield", out);
   AppendCount(out, "responseLength", static_cast<int64_t>(op.reply_length));
   AppendUtf8(out, "protocol", op.request.from_op_query ? "op_query" : "op_msg");
   AppendCount(out, "millis", op.millis);
@@ -147,18 +154,7 @@ void LogSlowQuery(const FinishedOp& op) {
   if (!app.empty()) AppendUtf8(out, "appName", app);
   AppendCommand(out, "command", op.request.body);
   if (!debug.plan_summary.empty()) AppendUtf8(out, "planSummary", debug.plan_summary);
-  if (debug.cursor_id > 0) AppendNumberAsMongoDB(out, "cursorid", debug.cursor_id);
-  AppendCount(out, "keysExamined", debug.keys_examined);
-  AppendCount(out, "docsExamined", debug.docs_examined);
-  AppendCount(out, "nMatched", debug.n_matched);
-  AppendCount(out, "nModified", debug.n_modified);
-  AppendCount(out, "nUpserted", debug.n_upserted);
-  AppendCount(out, "ninserted", debug.n_inserted);
-  AppendCount(out, "ndeleted", debug.n_deleted);
-  if (debug.cursor_id == 0) BSON_APPEND_BOOL(out, "cursorExhausted", true);
-  BSON_APPEND_INT32(out, "numYields", 0);
-  AppendCount(out, "nreturned", debug.n_returned);
-  if (!op.status.ok()) AppendError(out, op.status, "errMsg");
+  AppendOutcome(op, "numYields", out);
   AppendCount(out, "reslen", static_cast<int64_t>(op.reply_length));
   AppendUtf8(out, "remote", op.ctx.connection.remote);
   AppendUtf8(out, "protocol", op.request.from_op_query ? "op_query" : "op_msg");

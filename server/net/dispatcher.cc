@@ -729,7 +729,9 @@ Continuation RunKnownCommand(ServerState& state, ConnectionInfo& connection, con
     status = outcome.status();
     next = outcome.next();
     // Metrics, the slow-query line and the profiler's entry (admin/profiler.h).
-    FinishOperation(ctx, request, status, out->body()->len, profiling);
+    // (A getMore that sent its read-ahead reply has no open body: the adopted reply is whole.)
+    const size_t reply_length = out->complete() ? out->size() : out->body()->len;
+    FinishOperation(ctx, request, status, reply_length, profiling);
   }
   if (txn) {
     txn->Leave(status, out->body());

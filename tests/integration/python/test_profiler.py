@@ -101,6 +101,20 @@ class ProfilerTest(ServerTestCase):
         self.assertNotIn("cursorExhausted", more[0])
         self.assertTrue(more[1]["cursorExhausted"])
 
+    def test_getmores_answered_from_a_read_ahead_are_profiled_too(self):
+        db = self.client.profahead
+        db.c.insert_many([{"_id": i, "pad": "x" * 100} for i in range(30000)])
+        db.command("profile", 2)
+        self.assertEqual(len(list(db.c.find())), 30000)  # default batches: getMores read ahead
+        db.command("profile", 0)
+        more = entries(db, op="getmore")
+        self.assertGreaterEqual(len(more), 2)
+        self.assertEqual(sum(e["nreturned"] for e in more), 30000 - 101)
+        self.assertEqual(sum(e["docsExamined"] for e in more), 30000 - 101)
+        self.assertTrue(more[-1]["cursorExhausted"])
+        for e in more:
+            self.assertGreater(e["responseLength"], 0)
+
     def test_level_1_records_operations_over_slowms(self):
         db = self.client.prof1
         db.c.insert_one({"_id": 1})
