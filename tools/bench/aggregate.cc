@@ -1,7 +1,8 @@
 // aggregate-group and aggregate-lookup: pipelines over the benchdata shop, the documents
-// ../shared/benchdata/gen_data.py writes byte for byte on any machine, so Cairn's figures stand
-// beside the reference figures measured on other systems with the same data. The generator runs
-// as a child process (python3) and its Extended JSON lines are parsed by libbson.
+// ../shared/benchdata/gen_data.py writes byte for byte on any machine (the project's own
+// tools/bench/shop_data.py writes the same), so Cairn's figures stand beside the reference
+// figures measured on other systems with the same data. The generator runs as a child process
+// (python3) and its Extended JSON lines are parsed by libbson.
 #include <cstdio>
 
 #include "tools/bench/workloads.h"
@@ -57,8 +58,7 @@ class AggregatePass : public Op {
 
 bool GenerateShop(const Options& options, int64_t orders, int64_t customers, ShopData* shop,
                   std::string* error) {
-  std::string script = Quoted(options.benchdata + "/gen_data.py");
-  std::string base = "python3 " + script + " ";
+  std::string base = "python3 " + Quoted(options.shop_generator) + " ";
   shop->customers = DocumentSet::FromJsonLines(
       base + "customers --format ejson --count " + std::to_string(customers), customers, AddCid,
       error);

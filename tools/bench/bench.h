@@ -25,7 +25,7 @@ struct Options {
   std::string ceiling_dir;             // where the in-process RocksDB ceilings write (temp dir)
   int64_t orders = 0;                  // benchdata orders for aggregate-*; 0 = --docs
   int secondary_indexes = 0;           // indexes built before insert: ts, age, address.city
-  std::string benchdata;               // the directory of gen_data.py; default beside the repo
+  std::string shop_generator;          // the shop data's generator: tools/bench/shop_data.py
 };
 
 // One output line.

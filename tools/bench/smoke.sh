@@ -2,13 +2,11 @@
 # CI smoke test of tools/bench (not a speed judgement): starts cairnd on a free port with a
 # temporary --dbpath, runs the benchmark with tiny sizes, checks it exited 0 and printed a line
 # for every workload, and stops cairnd with SIGTERM. The aggregate-* workloads generate their data
-# with ../shared/benchdata/gen_data.py (beside the repository); without it (a user's clone) they
-# are left out, with a one-line message.
+# with the project's tools/bench/shop_data.py.
 #   smoke.sh BENCH CAIRND
 set -uo pipefail
 bench=${1:?usage: smoke.sh BENCH CAIRND}
 cairnd=${2:?usage: smoke.sh BENCH CAIRND}
-repo=$(cd "$(dirname "$0")/../.." && pwd)
 
 workloads=(insert "point-read x1" "point-read x8" update scan indexed-read
            "aggregate-group status" "aggregate-group category" "aggregate-group report"
@@ -16,11 +14,6 @@ workloads=(insert "point-read x1" "point-read x8" update scan indexed-read
            "aggregate-lookup hash\\+unwind" "aggregate-lookup hash"
            "aggregate-lookup indexed diamond" "aggregate-lookup hash diamond")
 select=()
-if [[ ! -f "$repo/../shared/benchdata/gen_data.py" ]]; then
-  echo "bench_smoke: no ../shared/benchdata/gen_data.py beside the repository: aggregate-* workloads skipped"
-  select=(--workloads insert,point-read,update,scan,indexed-read)
-  workloads=("${workloads[@]:0:6}")
-fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cairn-bench-smoke-XXXXXX")
 pid=
