@@ -1,8 +1,10 @@
 // cairnd: reads mongod's command line and config file (startup/command_line.h), forks when
-// asked, opens the storage engine and runs the Server. Nothing else lives here.
+// asked, opens the storage engine and runs the Server; or, with --ping, pings the server the
+// options describe (net/ping.h). Nothing else lives here.
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -10,6 +12,7 @@
 #include "common/logging.h"
 #include "server/catalog/index_build.h"
 #include "server/exec/sort_stream.h"
+#include "server/net/ping.h"
 #include "server/net/server.h"
 #include "server/startup/command_line.h"
 #include "server/startup/daemon.h"
@@ -24,13 +27,23 @@ int main(int argc, char** argv) {
   // Data files, the data directory and the log are private to the server's user, as mongod
   // makes them (its umask 077).
   umask(S_IRWXG | S_IRWXO);
-  cairn::server::ParsedCommandLine parsed =
-      cairn::server::ParseCommandLine(std::vector<std::string>(argv, argv + argc));
+  // --ping (net/ping.h) is Cairn's own: the other options say which server to ping.
+  std::vector<std::string> args(argv, argv + argc);
+  const auto ping = std::find(args.begin() + 1, args.end(), "--ping");
+  const bool ping_only = ping != args.end();
+  if (ping_only) args.erase(ping);
+  cairn::server::ParsedCommandLine parsed = cairn::server::ParseCommandLine(args);
   std::cout << parsed.out;
   std::cerr << parsed.err;
   if (!parsed.config) return parsed.exit_code;
   cairn::server::StartupConfig& config = *parsed.config;
   cairn::server::ServerOptions& options = config.server;
+  if (ping_only) {
+    std::string error;
+    const int status = cairn::server::PingServer(options, &error);
+    if (status != cairn::server::kPingHealthy) std::cerr << "cairnd --ping: " << error << "\n";
+    return status;
+  }
 
   std::string error;
   // Before any thread starts (the storage engine's, the server's).

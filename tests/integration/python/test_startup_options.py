@@ -130,6 +130,38 @@ processManagement:
         self.assertEqual(result.returncode, 2)
 
 
+class PingTest(TempDirTestCase):
+    """cairnd --ping: the health check a container image runs (exit 0 healthy, 1 not)."""
+
+    def test_ping_answers_whether_the_server_described_is_up(self):
+        server = CairnServer().start()
+        try:
+            self.assertEqual(run("--ping", "--port", str(server.port)).returncode, 0)
+            # The same options as the server's, a config file included; a wildcard bind
+            # address is reached on the loopback.
+            config = self.write("cairnd.conf", "net:\n  port: %d\n  bindIp: 0.0.0.0\n" % server.port)
+            self.assertEqual(run("--ping", "-f", config).returncode, 0)
+        finally:
+            server.stop()
+        result = run("--ping", "--port", str(server.port))
+        self.assertEqual(result.returncode, 1)
+        self.assertIn(b"cannot connect to 127.0.0.1:%d" % server.port, result.stderr)
+        # A bad option is still a bad option.
+        self.assertEqual(run("--ping", "--nonsense").returncode, 2)
+
+    def test_a_server_that_accepts_but_never_answers_is_unhealthy(self):
+        import socket
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        try:
+            result = run("--ping", "--port", str(listener.getsockname()[1]))
+            self.assertEqual(result.returncode, 1)
+            self.assertIn(b"no reply", result.stderr)
+        finally:
+            listener.close()
+
+
 class RefusedFlagsTest(unittest.TestCase):
     def test_flags_cairn_cannot_honour_exit_with_status_2(self):
         for args, word in ((("--auth",), "--auth"), (("--storageEngine", "mmapv1"), "mmapv1"),
