@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "server/admin/client_metadata.h"
+
 namespace cairn::server {
 
 namespace {
@@ -145,11 +147,7 @@ std::string_view AppName(const FailCommandTarget& target) {
       BSON_ITER_HOLDS_DOCUMENT(&client)) {
     metadata = IterDocument(&client);
   }
-  bson_iter_t application;
-  if (!metadata.Find("application", &application) || !BSON_ITER_HOLDS_DOCUMENT(&application)) {
-    return {};
-  }
-  return StringField(IterDocument(&application), "name");
+  return ApplicationName(metadata);
 }
 
 bool ListsCommand(BsonView data, const FailCommandTarget& target) {

@@ -9,6 +9,7 @@
 #include <ctime>
 
 #include "common/logging.h"
+#include "server/admin/client_metadata.h"
 
 namespace cairn::server {
 
@@ -62,11 +63,8 @@ void AppendConnection(const OpEntry& entry, const std::string& host, bson_t* out
   BSON_APPEND_INT64(out, "connectionId", entry.connection_id);
   AppendUtf8(out, "client", entry.client);
   if (entry.has_metadata) {
-    bson_iter_t name, app;
-    if (entry.client_metadata.view().Find("application", &app) && BSON_ITER_HOLDS_DOCUMENT(&app) &&
-        IterDocument(&app).Find("name", &name) && BSON_ITER_HOLDS_UTF8(&name)) {
-      AppendUtf8(out, "appName", IterUtf8(&name));
-    }
+    const std::string_view app = ApplicationName(entry.client_metadata.view());
+    if (!app.empty()) AppendUtf8(out, "appName", app);
     bson_t metadata = entry.client_metadata.view().AsBson();
     BSON_APPEND_DOCUMENT(out, "clientMetadata", &metadata);
   }

@@ -9,6 +9,8 @@
 #include <string>
 
 #include "common/logging.h"
+#include "common/wall_clock.h"
+#include "server/admin/client_metadata.h"
 #include "server/capped/capped_options.h"
 #include "server/server_state.h"
 #include "server/write/collection_writer.h"
@@ -58,12 +60,8 @@ void AppendCommand(bson_t* out, const char* key, BsonView command) {
 
 // The client's application name (hello's client.application.name), empty when none.
 std::string_view AppName(const ConnectionInfo& connection) {
-  bson_iter_t app;
-  if (connection.saw_hello && bson_iter_init(&app, connection.client_metadata.get()) &&
-      bson_iter_find_descendant(&app, "application.name", &app) && BSON_ITER_HOLDS_UTF8(&app)) {
-    return IterUtf8(&app);
-  }
-  return {};
+  return connection.saw_hello ? ApplicationName(connection.client_metadata.view())
+                              : std::string_view();
 }
 
 // The peer's address without its port ("127.0.0.1"), as the profiler's `client`.
@@ -129,10 +127,7 @@ BsonDoc ProfileEntry(const FinishedOp& op) {
   AppendUtf8(out, "protocol", op.request.from_op_query ? "op_query" : "op_msg");
   AppendCount(out, "millis", op.millis);
   if (!debug.plan_summary.empty()) AppendUtf8(out, "planSummary", debug.plan_summary);
-  BSON_APPEND_DATE_TIME(out, "ts",
-                        std::chrono::duration_cast<std::chrono::milliseconds>(
-                            std::chrono::system_clock::now().time_since_epoch())
-                            .count());
+  BSON_APPEND_DATE_TIME(out, "ts", WallClockMillis());
   AppendUtf8(out, "client", ClientHost(op.ctx.connection.remote));
   const std::string_view app = AppName(op.ctx.connection);
   if (!app.empty()) AppendUtf8(out, "appName", app);

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/wall_clock.h"
 #include "server/capped/capped_options.h"
 #include "server/server_state.h"
 
@@ -71,10 +72,7 @@ BsonDoc CollStatsDocument(ServerState& state, std::string_view ns,
   char hostname[256] = {0};
   gethostname(hostname, sizeof hostname - 1);
   AppendUtf8(out, "host", std::string(hostname) + ":" + std::to_string(state.options().port));
-  BSON_APPEND_DATE_TIME(out, "localTime",
-                        std::chrono::duration_cast<std::chrono::milliseconds>(
-                            std::chrono::system_clock::now().time_since_epoch())
-                            .count());
+  BSON_APPEND_DATE_TIME(out, "localTime", WallClockMillis());
   if (spec.latency_stats) {
     bson_t latency, section;
     BSON_APPEND_DOCUMENT_BEGIN(out, "latencyStats", &latency);

@@ -9,6 +9,7 @@
 
 #include "server/commands/hello.h"
 
+#include "common/wall_clock.h"
 #include "server/commands/command_args.h"
 #include "server/repl/replication_coordinator.h"
 #include "server/server_state.h"
@@ -84,9 +85,7 @@ int64_t AppendHello(CommandContext& ctx, bool is_hello, bool hello_ok, bson_t* r
   BSON_APPEND_INT32(reply, "maxBsonObjectSize", kMaxBsonObjectSize);
   BSON_APPEND_INT32(reply, "maxMessageSizeBytes", kMaxMessageSizeBytes);
   BSON_APPEND_INT32(reply, "maxWriteBatchSize", kMaxWriteBatchSize);
-  auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                 std::chrono::system_clock::now().time_since_epoch())
-                 .count();
+  auto now = WallClockMillis();
   BSON_APPEND_DATE_TIME(reply, "localTime", now);
   BSON_APPEND_INT32(reply, "logicalSessionTimeoutMinutes", 30);
   BSON_APPEND_INT64(reply, "connectionId", ctx.connection.id);

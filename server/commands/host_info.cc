@@ -6,6 +6,7 @@
 #include <chrono>
 #include <thread>
 
+#include "common/wall_clock.h"
 #include "server/command.h"
 
 namespace cairn::server {
@@ -20,10 +21,7 @@ CommandOutcome HandleHostInfo(CommandContext& ctx, const CommandRequest& request
   int64_t mem_mb = static_cast<int64_t>(info.totalram) * info.mem_unit / (1024 * 1024);
   bson_t system, os, extra;
   BSON_APPEND_DOCUMENT_BEGIN(reply, "system", &system);
-  BSON_APPEND_DATE_TIME(&system, "currentTime",
-                        std::chrono::duration_cast<std::chrono::milliseconds>(
-                            std::chrono::system_clock::now().time_since_epoch())
-                            .count());
+  BSON_APPEND_DATE_TIME(&system, "currentTime", WallClockMillis());
   BSON_APPEND_UTF8(&system, "hostname", hostname);
   BSON_APPEND_INT32(&system, "cpuAddrSize", 64);
   BSON_APPEND_INT64(&system, "memSizeMB", mem_mb);

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <fstream>
 
+#include "common/wall_clock.h"
 #include "server/command.h"
 #include "server/commands/hello.h"
 #include "server/repl/replication_coordinator.h"
@@ -45,10 +46,7 @@ CommandOutcome HandleServerStatus(CommandContext& ctx, const CommandRequest& req
   BSON_APPEND_INT64(reply, "uptimeMillis",
                     std::chrono::duration_cast<std::chrono::milliseconds>(uptime).count());
   BSON_APPEND_INT64(reply, "uptimeEstimate", static_cast<int64_t>(uptime_seconds));
-  BSON_APPEND_DATE_TIME(reply, "localTime",
-                        std::chrono::duration_cast<std::chrono::milliseconds>(
-                            std::chrono::system_clock::now().time_since_epoch())
-                            .count());
+  BSON_APPEND_DATE_TIME(reply, "localTime", WallClockMillis());
 
   bson_t connections;
   BSON_APPEND_DOCUMENT_BEGIN(reply, "connections", &connections);

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "common/wall_clock.h"
 #include "server/commands/command_args.h"
 #include "server/commands/read_concern.h"
 #include "server/commands/write_concern.h"
@@ -137,10 +138,7 @@ CommandOutcome HandleSetDefaultRWConcern(CommandContext& ctx, const CommandReque
       AppendIter(out, "defaultWriteConcern", &kept_write);
     }
     AppendTimestamp(out, "updateOpTime", repl.clock().Now());
-    BSON_APPEND_DATE_TIME(out, "updateWallClockTime",
-                          std::chrono::duration_cast<std::chrono::milliseconds>(
-                              std::chrono::system_clock::now().time_since_epoch())
-                              .count());
+    BSON_APPEND_DATE_TIME(out, "updateWallClockTime", WallClockMillis());
     return doc;
   };
   CAIRN_ASSIGN_OR_RETURN(std::shared_ptr<const RwConcernDefaultValues> updated,

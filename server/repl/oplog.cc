@@ -5,20 +5,11 @@
 #include <chrono>
 #include <filesystem>
 
+#include "common/wall_clock.h"
 #include "server/catalog/change_stream_images.h"
 #include "server/repl/oplog_entry.h"
 
 namespace cairn::server {
-
-namespace {
-
-int64_t WallMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-}  // namespace
 
 int64_t DefaultOplogBytes(const std::string& dbpath) {
   constexpr int64_t kMin = 990LL * 1024 * 1024, kMax = 50LL * 1024 * 1024 * 1024;
@@ -74,7 +65,7 @@ Timestamp Oplog::Take(OplogUnit& pending) {
     pending.last_ts = ts.value;
     return ts;
   }
-  pending.wall_ms = WallMillis();
+  pending.wall_ms = WallClockMillis();
   MutexLock lock(&mu_);
   Timestamp ts = clock_.Reserve();
   pending.first_ts = pending.last_ts = ts.value;
@@ -247,7 +238,7 @@ void Oplog::UnitDone(OplogUnit& pending, bool committed) {
   pending.entries.clear();  // a dropped unit's
   pending.entry_sizes.clear();
   if (!committed) return;
-  last_commit_wall_ms_.store(WallMillis(), std::memory_order_release);
+  last_commit_wall_ms_.store(WallClockMillis(), std::memory_order_release);
   writes_.capped().NotifyInsert(prefix());  // tailable awaitData readers of the oplog
   if (writes_.engine().DataSize(prefix()) > max_bytes_) Truncate();
 }

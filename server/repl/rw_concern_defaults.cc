@@ -5,18 +5,13 @@
 #include <optional>
 #include <utility>
 
+#include "common/wall_clock.h"
 #include "server/write/collection_writer.h"
 #include "storage/engine.h"
 
 namespace cairn::server {
 
 namespace {
-
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 bool IsDefaultsDocument(BsonView doc) {
   bson_iter_t id;
@@ -44,7 +39,7 @@ bool RwConcernDefaultValues::FindWriteConcern(bson_iter_t* it) const {
 
 RwConcernDefaults::RwConcernDefaults() {
   auto values = std::make_shared<Values>();
-  values->local_update_wall_ms = NowMs();
+  values->local_update_wall_ms = WallClockMillis();
   MutexLock lock(&mu_);
   current_ = std::move(values);
 }
@@ -63,7 +58,7 @@ void RwConcernDefaults::Publish(std::shared_ptr<const Values> next) {
 
 Status RwConcernDefaults::Load(storage::Engine& engine) {
   auto values = std::make_shared<Values>();
-  values->local_update_wall_ms = NowMs();
+  values->local_update_wall_ms = WallClockMillis();
   if (storage::CollectionHandle settings = engine.catalog().Find(kConfigSettingsNs)) {
     std::unique_ptr<storage::RecordCursor> cursor = engine.ScanRecords(settings->prefix);
     while (cursor->Next()) {
@@ -103,7 +98,7 @@ Result<std::shared_ptr<const RwConcernDefaultValues>> RwConcernDefaults::Update(
   CAIRN_RETURN_IF_ERROR(writer->Commit());
   auto next = std::make_shared<Values>();
   next->doc = std::move(doc);
-  next->local_update_wall_ms = NowMs();
+  next->local_update_wall_ms = WallClockMillis();
   Publish(next);
   return std::shared_ptr<const Values>(std::move(next));
 }
