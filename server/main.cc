@@ -1,6 +1,7 @@
 // cairnd: reads mongod's command line and config file (startup/command_line.h), forks when
-// asked, opens the storage engine and runs the Server; or, with --ping, pings the server the
-// options describe (net/ping.h). Nothing else lives here.
+// asked, opens the storage engine and runs the Server; or, with --ping or --load-json, pings or
+// loads documents into the server the options describe (net/ping.h, net/load_json.h). Nothing
+// else lives here.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include "common/logging.h"
 #include "server/catalog/index_build.h"
 #include "server/exec/sort_stream.h"
+#include "server/net/load_json.h"
 #include "server/net/ping.h"
 #include "server/net/server.h"
 #include "server/startup/command_line.h"
@@ -27,11 +29,24 @@ int main(int argc, char** argv) {
   // Data files, the data directory and the log are private to the server's user, as mongod
   // makes them (its umask 077).
   umask(S_IRWXG | S_IRWXO);
-  // --ping (net/ping.h) is Cairn's own: the other options say which server to ping.
+  // --ping (net/ping.h) and --load-json NS FILE (net/load_json.h) are Cairn's own: the other
+  // options say which server to ping or load into.
   std::vector<std::string> args(argv, argv + argc);
   const auto ping = std::find(args.begin() + 1, args.end(), "--ping");
   const bool ping_only = ping != args.end();
   if (ping_only) args.erase(ping);
+  std::string load_ns, load_path;
+  const auto load = std::find(args.begin() + 1, args.end(), "--load-json");
+  const bool load_only = load != args.end();
+  if (load_only) {
+    if (args.end() - load < 3) {
+      std::cerr << "cairnd --load-json: expected DATABASE.COLLECTION FILE\n";
+      return kExitBadOptions;
+    }
+    load_ns = load[1];
+    load_path = load[2];
+    args.erase(load, load + 3);
+  }
   cairn::server::ParsedCommandLine parsed = cairn::server::ParseCommandLine(args);
   std::cout << parsed.out;
   std::cerr << parsed.err;
@@ -42,6 +57,16 @@ int main(int argc, char** argv) {
     std::string error;
     const int status = cairn::server::PingServer(options, &error);
     if (status != cairn::server::kPingHealthy) std::cerr << "cairnd --ping: " << error << "\n";
+    return status;
+  }
+  if (load_only) {
+    std::string error;
+    int64_t inserted = 0;
+    const int status = cairn::server::LoadJsonFile(options, load_ns, load_path, &inserted, &error);
+    std::cout << "cairnd --load-json: " << inserted << " document(s) inserted into " << load_ns
+              << " from " << load_path << "\n";
+    if (status != cairn::server::kLoadJsonDone)
+      std::cerr << "cairnd --load-json: " << error << "\n";
     return status;
   }
 

@@ -18,6 +18,9 @@ packages=(
   clang-14 libclang-rt-14-dev llvm-14 ccache
   # Formatting (tools/check_format.sh, a CTest test) and clang-tidy (.clang-tidy).
   clang-format-14 clang-tidy-14
+  # The container image check (docker/test_image.sh): podman with runc (crun fails on these
+  # hosts' hybrid cgroups), and mmdebstrap to make the Debian base image without a registry.
+  podman runc mmdebstrap
 )
 # Node 20 may come from elsewhere than Debian (it does on the project's machines, with its own
 # npm): install Debian's nodejs/npm only when there is no node at all, never replace it.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What CI runs: install dependencies, build, run every CTest test (unit, integration, and the
 # format, dependency-rule and clang-tidy checks: format_check, dependency_rule, lint); then the
-# clang builds: the fuzz targets (replaying tests/fuzz/regressions/ first, then about a minute of
+# container image (docker/test_image.sh: built with podman, driven with mongosh and pymongo);
+# then the clang builds: the fuzz targets (replaying tests/fuzz/regressions/ first, then about a minute of
 # fuzzing), the integration suites against an ASan+UBSan cairnd, the concurrency suites against
 # a TSan cairnd; then the conformance run (MongoDB's driver spec tests). Each phase prints its
 # time. The exit status is non-zero when ctest, a fuzz target or a sanitizer run failed;
@@ -47,6 +48,7 @@ run_phase build tools/build.sh
 rc=0
 run_phase ctest ctest --test-dir "$BUILD_DIR" --output-on-failure \
   -j "${CTEST_PARALLEL_LEVEL:-$(nproc)}" --timeout 1200 || rc=1
+run_phase container docker/test_image.sh "$BUILD_DIR" || rc=1
 
 if [[ "${SKIP_SANITIZERS:-}" != 1 ]]; then
   # One clang build directory serves the fuzz targets and the ASan+UBSan cairnd (the same

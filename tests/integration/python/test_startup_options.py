@@ -162,6 +162,56 @@ class PingTest(TempDirTestCase):
             listener.close()
 
 
+class LoadJsonTest(TempDirTestCase):
+    """cairnd --load-json DB.COLL FILE: how the container image loads its init *.json files."""
+
+    def setUp(self):
+        super().setUp()
+        self.server = CairnServer().start()
+        self.client = self.server.client()
+
+    def tearDown(self):
+        self.client.close()
+        self.server.stop()
+        super().tearDown()
+
+    def load(self, ns, text):
+        path = self.write("data.json", text)
+        return run("--load-json", ns, path, "--port", str(self.server.port))
+
+    def test_json_lines_and_arrays_of_extended_json_are_inserted(self):
+        result = self.load("app.people",
+                           '{"_id": 1, "born": {"$date": "1815-12-10T00:00:00Z"}}\n'
+                           '{"_id": 2, "ref": {"$oid": "5f1e8a1b2c3d4e5f6a7b8c9d"},\n'
+                           ' "n": {"$numberLong": "9007199254740993"}}\n')
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn(b"2 document(s) inserted into app.people", result.stdout)
+        docs = list(self.client.app.people.find().sort("_id", 1))
+        self.assertEqual(docs[0]["born"].year, 1815)
+        self.assertEqual(str(docs[1]["ref"]), "5f1e8a1b2c3d4e5f6a7b8c9d")
+        self.assertEqual(docs[1]["n"], 9007199254740993)
+        many = "[" + ",".join('{"i": %d}' % i for i in range(2500)) + "]"
+        result = self.load("app.many", many)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(self.client.app.many.count_documents({}), 2500)  # three batches
+
+    def test_failures_name_the_document_and_exit_1(self):
+        result = self.load("app.dups", '{"_id": 1}\n{"_id": 2}\n{"_id": 1}\n')
+        self.assertEqual(result.returncode, 1)
+        self.assertIn(b"document 3: E11000 duplicate key error collection: app.dups", result.stderr)
+        result = self.load("app.bad", '{"_id": 1}\n{"_id": \n')
+        self.assertEqual(result.returncode, 1)
+        self.assertIn(b"document 2:", result.stderr)
+        result = self.load("app.arr", '[{"a": 1}, 7]')
+        self.assertEqual(result.returncode, 1)
+        self.assertIn(b"element 2 of the array is not a document", result.stderr)
+        self.assertEqual(self.load("nodot", "{}").returncode, 1)
+        self.assertEqual(run("--load-json", "app.x").returncode, 2)  # FILE missing
+        result = run("--load-json", "app.x", os.path.join(self.dir, "absent.json"))
+        self.assertEqual(result.returncode, 1)
+        self.assertIn(b"cannot read", result.stderr)
+
+
 class RefusedFlagsTest(unittest.TestCase):
     def test_flags_cairn_cannot_honour_exit_with_status_2(self):
         for args, word in ((("--auth",), "--auth"), (("--storageEngine", "mmapv1"), "mmapv1"),
