@@ -44,7 +44,7 @@ cp docker/entrypoint.sh "$work/context/docker/"
 strip -o "$work/context/prebuilt/cairnd" "$BUILD_DIR/server/cairnd"
 start=$SECONDS
 podman build --quiet --format docker -f docker/Dockerfile --build-arg CAIRND_FROM=context \
-  --build-arg RUNTIME_BASE="$base" -t "$IMAGE" "$work/context" >/dev/null
+  --build-arg BUILD_BASE="$base" --build-arg RUNTIME_BASE="$base" -t "$IMAGE" "$work/context" >/dev/null
 size=$(podman image inspect --format '{{.Size}}' "$IMAGE")
 echo "image $IMAGE: built in $((SECONDS - start)) s, $((size / 1000000)) MB ($size bytes)"
 
