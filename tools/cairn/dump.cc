@@ -152,6 +152,10 @@ Status Dump(const Args& args) {
   if (args.Has("archive") && args.Has("out")) {
     return Status(ErrorCode::kBadValue, "--archive and --out cannot be used together");
   }
+  if (args.Get("out") == "-") {
+    // mongodump's "--out -" writes one collection's bare BSON to stdout; --archive covers it.
+    return Status(ErrorCode::kBadValue, "--out - is not supported: use --archive (stdout)");
+  }
   BsonPtr query = NewBson();
   if (args.Has("query")) {
     CAIRN_ASSIGN_OR_RETURN(query, BsonFromJson(args.Get("query"), "--query"));

@@ -125,9 +125,12 @@ Status Import(const Args& args) {
     Status dropped = RunCommand(client.get(), db, cmd.get());
     if (!dropped.ok() && dropped.reason().find("ns not found") == std::string::npos) return dropped;
   }
-  Progress progress(db + "." + collection, -1, -1, args.Has("quiet"));
+  // A file's size gives the ETA (stdin's is unknown).
+  std::error_code ec;
+  int64_t size = file.empty() ? -1 : static_cast<int64_t>(std::filesystem::file_size(file, ec));
+  Progress progress(db + "." + collection, -1, ec ? -1 : size, args.Has("quiet"));
   Inserter inserter(client.get(), db, collection, stop, "line", &progress);
-  LineReader reader(in.get());
+  LineReader reader(in.get(), &progress);
   Status status = type == "json" ? ImportJson(&reader, args.Has("jsonArray"), stop, &inserter)
                                  : ImportCsv(&reader, type == "csv" ? ',' : '\t', fields,
                                              headerline, args.Has("ignoreBlanks"), stop, &inserter);

@@ -5,6 +5,7 @@ namespace cairn::tools {
 
 Status LineReader::Fill() {
   if (pos_ < buffer_.size() || eof_) return Status::OK();
+  if (progress_) progress_->SetConsumed(offset_);
   buffer_.resize(1 << 16);
   Result<size_t> got = in_->Read(buffer_.data(), buffer_.size());
   if (!got.ok()) return got.status();

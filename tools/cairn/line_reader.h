@@ -6,13 +6,15 @@
 #include <string>
 
 #include "common/status.h"
+#include "tools/cairn/progress.h"
 #include "tools/cairn/streams.h"
 
 namespace cairn::tools {
 
 class LineReader {
  public:
-  explicit LineReader(InStream* in) : in_(in) {}
+  // `progress` (may be null) learns how far the input has been read.
+  explicit LineReader(InStream* in, Progress* progress = nullptr) : in_(in), progress_(progress) {}
   // The next character; false at the end of the stream. Advances the line count past '\n'.
   Result<bool> Get(char* c);
   // The next character without consuming it.
@@ -25,6 +27,7 @@ class LineReader {
  private:
   Status Fill();
   InStream* in_;
+  Progress* progress_;
   std::string buffer_;
   size_t pos_ = 0;
   bool eof_ = false;

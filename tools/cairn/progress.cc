@@ -70,6 +70,8 @@ void Progress::Draw(bool force) {
   double left = -1;
   if (total_docs_ > 0 && rate > 0) {
     left = (total_docs_ - docs_) / rate;
+  } else if (total_bytes_ > 0 && consumed_ > 0) {
+    left = (total_bytes_ - consumed_) * elapsed / consumed_;
   } else if (total_bytes_ > 0 && byte_rate > 0) {
     left = (total_bytes_ - bytes_) / byte_rate;
   }

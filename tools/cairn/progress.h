@@ -18,6 +18,9 @@ class Progress {
   Progress& operator=(const Progress&) = delete;
 
   void Add(int64_t docs, int64_t bytes);
+  // For inputs whose size is not the documents' (import's JSON or CSV): how much of the
+  // `total_bytes` input has been read, which the ETA then follows.
+  void SetConsumed(int64_t input_bytes) { consumed_ = input_bytes; }
   // Prints the summary line ("<label>: N documents, X MB in T s (R docs/s, M MB/s)") with
   // `suffix` appended; later calls do nothing.
   void Finish(const std::string& suffix = "");
@@ -37,6 +40,7 @@ class Progress {
   bool finished_ = false;
   int64_t docs_ = 0;
   int64_t bytes_ = 0;
+  int64_t consumed_ = -1;
   std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point last_draw_;
 };
