@@ -5,6 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "common/status.h"
+#include "tools/cairn/args.h"
+
 namespace cairn::tools {
 
 int RunDump(const std::vector<std::string>& argv);
@@ -12,7 +15,11 @@ int RunRestore(const std::vector<std::string>& argv);
 int RunExport(const std::vector<std::string>& argv);
 int RunImport(const std::vector<std::string>& argv);
 
-// Prints "cairn <command>: <reason>" on stderr and returns 1.
-int Fail(const char* command, const std::string& reason);
+// What every subcommand does around its work: parses `argv` against the connection options and
+// `specs`, answers --help with `usage`, refuses positional arguments beyond `max_positional`,
+// runs `body`, and turns its Status into the exit status ("cairn <command>: <reason>" and 1).
+int RunSubcommand(const char* command, const std::vector<std::string>& argv,
+                  const std::vector<ArgSpec>& specs, const char* usage, size_t max_positional,
+                  Status (*body)(const Args&));
 
 }  // namespace cairn::tools

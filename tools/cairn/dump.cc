@@ -223,24 +223,15 @@ Status Dump(const Args& args) {
 }  // namespace
 
 int RunDump(const std::vector<std::string>& argv) {
-  std::vector<ArgSpec> specs = ConnectionArgSpecs();
-  specs.insert(specs.end(), {{"db", "d", ArgKind::kValue},
-                             {"collection", "c", ArgKind::kValue},
-                             {"query", "q", ArgKind::kValue},
-                             {"excludeCollection", "", ArgKind::kValue},
-                             {"out", "o", ArgKind::kValue},
-                             {"archive", "", ArgKind::kOptionalValue},
-                             {"gzip", "", ArgKind::kFlag}});
-  Result<Args> args = Args::Parse(argv, specs);
-  if (!args.ok()) return Fail("dump", args.status().reason() + "\n" + kUsage);
-  if (args->Has("help")) {
-    std::cout << kUsage;
-    return 0;
-  }
-  if (!args->positional().empty())
-    return Fail("dump", "unexpected argument " + args->positional()[0]);
-  Status status = Dump(*args);
-  return status.ok() ? 0 : Fail("dump", status.reason());
+  return RunSubcommand("dump", argv,
+                       {{"db", "d", ArgKind::kValue},
+                        {"collection", "c", ArgKind::kValue},
+                        {"query", "q", ArgKind::kValue},
+                        {"excludeCollection", "", ArgKind::kValue},
+                        {"out", "o", ArgKind::kValue},
+                        {"archive", "", ArgKind::kOptionalValue},
+                        {"gzip", "", ArgKind::kFlag}},
+                       kUsage, 0, Dump);
 }
 
 }  // namespace cairn::tools

@@ -117,29 +117,20 @@ Status Export(const Args& args) {
 }  // namespace
 
 int RunExport(const std::vector<std::string>& argv) {
-  std::vector<ArgSpec> specs = ConnectionArgSpecs();
-  specs.insert(specs.end(), {{"db", "d", ArgKind::kValue},
-                             {"collection", "c", ArgKind::kValue},
-                             {"query", "q", ArgKind::kValue},
-                             {"fields", "f", ArgKind::kValue},
-                             {"type", "", ArgKind::kValue},
-                             {"jsonArray", "", ArgKind::kFlag},
-                             {"jsonFormat", "", ArgKind::kValue},
-                             {"noHeaderLine", "", ArgKind::kFlag},
-                             {"out", "o", ArgKind::kValue},
-                             {"sort", "", ArgKind::kValue},
-                             {"skip", "", ArgKind::kValue},
-                             {"limit", "", ArgKind::kValue}});
-  Result<Args> args = Args::Parse(argv, specs);
-  if (!args.ok()) return Fail("export", args.status().reason() + "\n" + kUsage);
-  if (args->Has("help")) {
-    std::cout << kUsage;
-    return 0;
-  }
-  if (!args->positional().empty())
-    return Fail("export", "unexpected argument " + args->positional()[0]);
-  Status status = Export(*args);
-  return status.ok() ? 0 : Fail("export", status.reason());
+  return RunSubcommand("export", argv,
+                       {{"db", "d", ArgKind::kValue},
+                        {"collection", "c", ArgKind::kValue},
+                        {"query", "q", ArgKind::kValue},
+                        {"fields", "f", ArgKind::kValue},
+                        {"type", "", ArgKind::kValue},
+                        {"jsonArray", "", ArgKind::kFlag},
+                        {"jsonFormat", "", ArgKind::kValue},
+                        {"noHeaderLine", "", ArgKind::kFlag},
+                        {"out", "o", ArgKind::kValue},
+                        {"sort", "", ArgKind::kValue},
+                        {"skip", "", ArgKind::kValue},
+                        {"limit", "", ArgKind::kValue}},
+                       kUsage, 0, Export);
 }
 
 }  // namespace cairn::tools

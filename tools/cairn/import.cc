@@ -146,27 +146,19 @@ Status Import(const Args& args) {
 }  // namespace
 
 int RunImport(const std::vector<std::string>& argv) {
-  std::vector<ArgSpec> specs = ConnectionArgSpecs();
-  specs.insert(specs.end(), {{"db", "d", ArgKind::kValue},
-                             {"collection", "c", ArgKind::kValue},
-                             {"file", "", ArgKind::kValue},
-                             {"type", "", ArgKind::kValue},
-                             {"jsonArray", "", ArgKind::kFlag},
-                             {"fields", "f", ArgKind::kValue},
-                             {"headerline", "", ArgKind::kFlag},
-                             {"ignoreBlanks", "", ArgKind::kFlag},
-                             {"drop", "", ArgKind::kFlag},
-                             {"stopOnError", "", ArgKind::kFlag},
-                             {"mode", "", ArgKind::kValue}});
-  Result<Args> args = Args::Parse(argv, specs);
-  if (!args.ok()) return Fail("import", args.status().reason() + "\n" + kUsage);
-  if (args->Has("help")) {
-    std::cout << kUsage;
-    return 0;
-  }
-  if (args->positional().size() > 1) return Fail("import", "more than one file given");
-  Status status = Import(*args);
-  return status.ok() ? 0 : Fail("import", status.reason());
+  return RunSubcommand("import", argv,
+                       {{"db", "d", ArgKind::kValue},
+                        {"collection", "c", ArgKind::kValue},
+                        {"file", "", ArgKind::kValue},
+                        {"type", "", ArgKind::kValue},
+                        {"jsonArray", "", ArgKind::kFlag},
+                        {"fields", "f", ArgKind::kValue},
+                        {"headerline", "", ArgKind::kFlag},
+                        {"ignoreBlanks", "", ArgKind::kFlag},
+                        {"drop", "", ArgKind::kFlag},
+                        {"stopOnError", "", ArgKind::kFlag},
+                        {"mode", "", ArgKind::kValue}},
+                       kUsage, 1, Import);
 }
 
 }  // namespace cairn::tools

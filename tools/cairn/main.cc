@@ -11,8 +11,25 @@
 
 namespace cairn::tools {
 
-int Fail(const char* command, const std::string& reason) {
-  std::fprintf(stderr, "cairn %s: %s\n", command, reason.c_str());
+int RunSubcommand(const char* command, const std::vector<std::string>& argv,
+                  const std::vector<ArgSpec>& specs, const char* usage, size_t max_positional,
+                  Status (*body)(const Args&)) {
+  std::vector<ArgSpec> all = ConnectionArgSpecs();
+  all.insert(all.end(), specs.begin(), specs.end());
+  Result<Args> args = Args::Parse(argv, all);
+  Status status = args.status();
+  if (status.ok() && args->Has("help")) {
+    std::cout << usage;
+    return 0;
+  }
+  if (status.ok() && args->positional().size() > max_positional) {
+    status =
+        Status(ErrorCode::kBadValue, "unexpected argument " + args->positional()[max_positional]);
+  }
+  if (status.ok()) status = body(*args);
+  if (status.ok()) return 0;
+  std::fprintf(stderr, "cairn %s: %s\n", command, status.reason().c_str());
+  if (!args.ok()) std::fputs(usage, stderr);
   return 1;
 }
 

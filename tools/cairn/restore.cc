@@ -336,9 +336,6 @@ Status Restore(const Args& args) {
   if (args.Has("collection") && !args.Has("db")) {
     return Status(ErrorCode::kBadValue, "--collection needs --db");
   }
-  if (args.positional().size() > 1) {
-    return Status(ErrorCode::kBadValue, "more than one path given: " + args.positional()[1]);
-  }
   std::string path = args.positional().empty() ? args.Get("dir", "dump") : args.positional()[0];
   if (args.Has("archive") && (!args.positional().empty() || args.Has("dir"))) {
     return Status(ErrorCode::kBadValue, "--archive cannot be combined with a directory");
@@ -424,24 +421,17 @@ Status Restore(const Args& args) {
 }  // namespace
 
 int RunRestore(const std::vector<std::string>& argv) {
-  std::vector<ArgSpec> specs = ConnectionArgSpecs();
-  specs.insert(specs.end(), {{"db", "d", ArgKind::kValue},
-                             {"collection", "c", ArgKind::kValue},
-                             {"nsInclude", "", ArgKind::kValue},
-                             {"dir", "", ArgKind::kValue},
-                             {"archive", "", ArgKind::kOptionalValue},
-                             {"gzip", "", ArgKind::kFlag},
-                             {"drop", "", ArgKind::kFlag},
-                             {"noIndexRestore", "", ArgKind::kFlag},
-                             {"stopOnError", "", ArgKind::kFlag}});
-  Result<Args> args = Args::Parse(argv, specs);
-  if (!args.ok()) return Fail("restore", args.status().reason() + "\n" + kUsage);
-  if (args->Has("help")) {
-    std::cout << kUsage;
-    return 0;
-  }
-  Status status = Restore(*args);
-  return status.ok() ? 0 : Fail("restore", status.reason());
+  return RunSubcommand("restore", argv,
+                       {{"db", "d", ArgKind::kValue},
+                        {"collection", "c", ArgKind::kValue},
+                        {"nsInclude", "", ArgKind::kValue},
+                        {"dir", "", ArgKind::kValue},
+                        {"archive", "", ArgKind::kOptionalValue},
+                        {"gzip", "", ArgKind::kFlag},
+                        {"drop", "", ArgKind::kFlag},
+                        {"noIndexRestore", "", ArgKind::kFlag},
+                        {"stopOnError", "", ArgKind::kFlag}},
+                       kUsage, 1, Restore);
 }
 
 }  // namespace cairn::tools
