@@ -72,7 +72,10 @@ Status ImportCsv(LineReader* reader, char separator, std::vector<std::string> na
   }
   for (;;) {
     Result<bool> more = ReadCsvRecord(reader, separator, &values, &line);
-    if (!more.ok()) return BadInput(inserter, true, line, more.status().reason());
+    if (!more.ok()) {
+      inserter->CountFailure();  // an unclosed quote: nothing after it can be read
+      return more.status();
+    }
     if (!*more) return Status::OK();
     if (values.size() == 1 && values[0].empty()) continue;  // a blank line
     if (values.size() > names.size()) {

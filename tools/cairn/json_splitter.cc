@@ -108,7 +108,8 @@ Result<JsonSplitter::Kind> JsonSplitter::Next(std::string* text, int64_t* line) 
       *text = "an element of the array is not a document: " + text->substr(0, 40);
     } else {
       CAIRN_RETURN_IF_ERROR(SkipLine());
-      *text = std::string("expected a JSON document, found '") + c + "'";
+      *text = std::string("expected a JSON document, found '") + c + "'" +
+              (c == '[' ? " (a JSON array needs --jsonArray)" : "");
     }
     return Kind::kBad;
   }
