@@ -811,7 +811,10 @@ Status Server::Impl::ListenUnix(const std::string& path) {
   if (path.size() >= sizeof(sockaddr_un::sun_path)) {
     return Status(ErrorCode::kBadValue, "unix socket path too long: " + path);
   }
-  ::unlink(path.c_str());  // a stale socket file a killed server left behind
+  // A stale socket file a killed server left behind is replaced; anything else at the path (a
+  // libcairn caller's typo naming a regular file) is left alone, and the bind fails.
+  struct stat existing;
+  if (::lstat(path.c_str(), &existing) == 0 && S_ISSOCK(existing.st_mode)) ::unlink(path.c_str());
   auto acceptor = std::make_unique<StreamAcceptor>(listener);
   boost::system::error_code ec = OpenAcceptor(
       *acceptor, Stream::endpoint(asio::local::stream_protocol::endpoint(path)), false);

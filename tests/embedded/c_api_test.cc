@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -223,6 +224,23 @@ TEST_F(Memory, ServeOnAnEphemeralPortAndAUnixSocket) {
   cairn_close(db_);
   db_ = nullptr;
   EXPECT_FALSE(std::filesystem::exists(path));  // removed at shutdown, as cairnd removes it
+}
+
+TEST_F(Memory, ServeLeavesAFileThatIsNoSocketAlone) {
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("cairn-not-a-socket-" + std::to_string(getpid()));
+  FILE* file = std::fopen(path.c_str(), "w");
+  ASSERT_NE(file, nullptr);
+  std::fputs("keep me", file);
+  std::fclose(file);
+  char* uri = nullptr;
+  char* error = nullptr;
+  EXPECT_EQ(cairn_serve(db_, path.c_str(), 0, &uri, &error), CAIRN_ERROR);
+  EXPECT_EQ(uri, nullptr);
+  ASSERT_NE(error, nullptr);
+  cairn_free(error);
+  EXPECT_TRUE(std::filesystem::is_regular_file(path));
+  std::filesystem::remove(path);
 }
 
 TEST_F(Memory, ShutdownCommandStopsTheDatabase) {
