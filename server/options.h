@@ -39,6 +39,10 @@ struct ServerOptions {
   std::vector<std::string> argv;     // the command line, for getCmdLineOpts
   std::string parsed_options;        // BSON: the merged options in YAML shape (getCmdLineOpts)
   std::vector<std::string> set_parameters;  // Default: none (--setParameter name=value)
+  // Default: true: the server owns its process (cairnd), so it handles SIGINT/SIGTERM and raises
+  // the descriptor limit. libcairn (server/embedded/) runs inside an application's process,
+  // whose signals and limits are the application's: false there.
+  bool owns_process = true;
 };
 
 }  // namespace cairn::server

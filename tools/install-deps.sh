@@ -11,7 +11,8 @@ packages=(
   libboost-dev libboost-program-options-dev libspdlog-dev libyaml-cpp-dev libpcre2-dev libicu-dev libstemmer-dev
   libintelrdfpmath-dev libssl-dev
   libgtest-dev libgmock-dev
-  python3 python3-pymongo
+  # pytest: libcairn's Python package is tested with it (tests/embedded/python).
+  python3 python3-pymongo python3-pytest
   # The fuzz targets and the sanitizer builds (tools/fuzz.sh, tools/sanitize.sh): clang with its
   # sanitizer and libFuzzer runtimes, llvm-symbolizer for the reports' stacks, and ccache so
   # rebuilds of the same sources in several build directories come from its cache.

@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <future>
 #include <limits>
 #include <mutex>
 #include <optional>
@@ -198,7 +199,7 @@ struct Server::Impl {
 
   Impl(ServerOptions options, std::unique_ptr<storage::Engine> engine)
       : state(std::move(options), std::move(engine)),
-        signals(listener, SIGINT, SIGTERM),
+        signals(listener),  // SIGINT and SIGTERM added by Run when the server owns the process
         reaper(listener),
         transaction_reaper(listener),
         watchdog(listener) {
@@ -222,6 +223,9 @@ struct Server::Impl {
   std::atomic<bool> stopping{false};
   int64_t max_connections = 0;
   int bound_port = 0;  // the TCP port, known once bound (--port 0 picks one)
+  // Set once the listener's loop has returned: a Listen posted later would never run.
+  Mutex listen_mu;
+  bool listener_done GUARDED_BY(listen_mu) = false;
   // Every runner thread started, current and retired; reaped once exited.
   Mutex runners_mu;
   std::vector<std::unique_ptr<Runner>> runners GUARDED_BY(runners_mu);
@@ -259,6 +263,13 @@ struct Server::Impl {
   asio::awaitable<void> AwaitUnlock(Session& session);
   // Keeps or releases a connection's buffers after a request, within kKeptMemoryBudget.
   void KeepOrRelease(size_t* kept, FrameBuffer& frame, wire::ReplyBuffer& out);
+  // Opens, binds and listens `acceptor` on `endpoint` (`v6`: an IPv6 address, bound v6-only).
+  boost::system::error_code OpenAcceptor(StreamAcceptor& acceptor, const Stream::endpoint& endpoint,
+                                         bool v6);
+  // Listens on the TCP `address`:`port` (0: an ephemeral port, stored in *bound).
+  Status ListenTcp(const std::string& address, int port, int* bound);
+  // Listens on the unix socket `path`, replacing a stale socket file; the file goes at shutdown.
+  Status ListenUnix(const std::string& path);
   void ScheduleReaper();
   void ScheduleTransactionReaper();
   void ScheduleWatchdog();
@@ -725,6 +736,8 @@ Server::Server(ServerOptions options, std::unique_ptr<storage::Engine> engine)
 
 Server::~Server() = default;
 
+ServerState& Server::state() { return impl_->state; }
+
 void Server::Stop() {
   asio::post(impl_->listener, [this] { impl_->BeginShutdown(); });
 }
@@ -734,11 +747,12 @@ namespace {
 // The most connections the process can hold: --maxConns when given, else mongod's default
 // (1,000,000) bounded by 80% of the descriptors the process may open, as mongod bounds it.
 // The soft descriptor limit is first raised to the hard one.
-int64_t MaxConnections(int configured) {
+// Only a server that owns its process raises the limit (libcairn leaves the application's).
+int64_t MaxConnections(int configured, bool raise_limit) {
   struct rlimit limit;
   int64_t descriptors = std::numeric_limits<int64_t>::max();
   if (getrlimit(RLIMIT_NOFILE, &limit) == 0) {
-    if (limit.rlim_cur < limit.rlim_max) {
+    if (raise_limit && limit.rlim_cur < limit.rlim_max) {
       struct rlimit raised = limit;
       raised.rlim_cur = limit.rlim_max;
       if (setrlimit(RLIMIT_NOFILE, &raised) == 0) limit = raised;
@@ -751,50 +765,109 @@ int64_t MaxConnections(int configured) {
   return std::max<int64_t>(1, std::min(wanted, by_descriptors));
 }
 
+// Logs a failed bind as mongod does, and says so as a Status.
+Status BindFailed(const std::string& address, int port, const boost::system::error_code& ec) {
+  BsonDoc attr;
+  AppendUtf8(attr.get(), "error", ec.message());
+  AppendUtf8(attr.get(), "address", address);
+  BSON_APPEND_INT32(attr.get(), "port", port);
+  logging::Log(logging::Severity::kError, "NETWORK", 23024, "initandlisten",
+               "Failed to bind: " + ec.message(), attr.get());
+  return Status(ErrorCode::kInternalError,
+                "cannot listen on " + address + ":" + std::to_string(port) + ": " + ec.message());
+}
+
 }  // namespace
 
-Status Server::Run(const std::function<void()>& on_listening) {
+boost::system::error_code Server::Impl::OpenAcceptor(StreamAcceptor& acceptor,
+                                                     const Stream::endpoint& endpoint, bool v6) {
+  boost::system::error_code ec;
+  acceptor.open(endpoint.protocol(), ec);
+  if (!ec && endpoint.protocol().family() != AF_UNIX) {
+    acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+    // "::" and "0.0.0.0" side by side (--bind_ip_all --ipv6): each its own family.
+    if (!ec && v6) acceptor.set_option(asio::ip::v6_only(true), ec);
+  }
+  if (!ec) acceptor.bind(endpoint, ec);
+  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  return ec;
+}
+
+Status Server::Impl::ListenTcp(const std::string& ip, int port, int* bound) {
+  boost::system::error_code ec;
+  auto address = asio::ip::make_address(ip, ec);
+  if (ec) return Status(ErrorCode::kBadValue, "invalid --bind_ip address: " + ip);
+  auto acceptor = std::make_unique<StreamAcceptor>(listener);
+  ec = OpenAcceptor(*acceptor,
+                    Stream::endpoint(tcp::endpoint(address, static_cast<unsigned short>(port))),
+                    address.is_v6());
+  if (ec) return BindFailed(ip, port, ec);
+  *bound = ToTcp(acceptor->local_endpoint()).port();
+  acceptors.push_back(std::move(acceptor));
+  return Status::OK();
+}
+
+Status Server::Impl::ListenUnix(const std::string& path) {
+  if (path.size() >= sizeof(sockaddr_un::sun_path)) {
+    return Status(ErrorCode::kBadValue, "unix socket path too long: " + path);
+  }
+  // A stale socket file a killed server left behind is replaced; anything else at the path (a
+  // libcairn caller's typo naming a regular file) is left alone, and the bind fails.
+  struct stat existing;
+  if (::lstat(path.c_str(), &existing) == 0 && S_ISSOCK(existing.st_mode)) ::unlink(path.c_str());
+  auto acceptor = std::make_unique<StreamAcceptor>(listener);
+  boost::system::error_code ec = OpenAcceptor(
+      *acceptor, Stream::endpoint(asio::local::stream_protocol::endpoint(path)), false);
+  if (ec) return BindFailed(path, bound_port, ec);
+  unix_socket_paths.push_back(path);
+  if (::chmod(path.c_str(), static_cast<mode_t>(state.options().unix_socket_permissions)) != 0) {
+    return BindFailed(path, bound_port,
+                      boost::system::error_code(errno, boost::system::system_category()));
+  }
+  acceptors.push_back(std::move(acceptor));
+  return Status::OK();
+}
+
+Result<int> Server::Listen(const std::string& address, int port) {
+  Impl& impl = *impl_;
+  std::promise<Result<int>> done;
+  MutexLock lock(&impl.listen_mu);
+  if (impl.listener_done) return Status(ErrorCode::kShutdownInProgress, "The server has stopped");
+  // On the listener's thread, which owns the acceptors.
+  asio::post(impl.listener, [&impl, &done, &address, port] {
+    if (impl.stopping) {
+      done.set_value(Status(ErrorCode::kShutdownInProgress, "The server is shutting down"));
+      return;
+    }
+    int bound = 0;
+    Status status = address.find('/') != std::string::npos ? impl.ListenUnix(address)
+                                                           : impl.ListenTcp(address, port, &bound);
+    if (!status.ok()) {
+      done.set_value(status);
+      return;
+    }
+    BsonDoc attr;
+    AppendUtf8(attr.get(), "address", address);
+    logging::Log(logging::Severity::kInfo, "NETWORK", 23015, "listener", "Listening on",
+                 attr.get());
+    asio::co_spawn(impl.listener, impl.Accept(*impl.acceptors.back()), asio::detached);
+    done.set_value(bound);
+  });
+  lock.Unlock();
+  return done.get_future().get();
+}
+
+Status Server::Run(const std::function<void()>& on_listening,
+                   const std::function<void()>& before_close) {
   Impl& impl = *impl_;
   const ServerOptions& options = impl.state.options();
-  impl.max_connections = MaxConnections(options.max_conns);
+  impl.max_connections = MaxConnections(options.max_conns, options.owns_process);
   int bound_port = options.port;
-  auto bind_failed = [&](const std::string& address, const boost::system::error_code& ec) {
-    BsonDoc attr;
-    AppendUtf8(attr.get(), "error", ec.message());
-    AppendUtf8(attr.get(), "address", address);
-    BSON_APPEND_INT32(attr.get(), "port", bound_port);
-    logging::Log(logging::Severity::kError, "NETWORK", 23024, "initandlisten",
-                 "Failed to bind: " + ec.message(), attr.get());
-    return Status(ErrorCode::kInternalError, "cannot listen on " + address + ":" +
-                                                 std::to_string(bound_port) + ": " + ec.message());
-  };
-  auto listen = [&](StreamAcceptor& acceptor, const Stream::endpoint& endpoint, bool v6) {
-    boost::system::error_code ec;
-    acceptor.open(endpoint.protocol(), ec);
-    if (!ec && endpoint.protocol().family() != AF_UNIX) {
-      acceptor.set_option(asio::socket_base::reuse_address(true), ec);
-      // "::" and "0.0.0.0" side by side (--bind_ip_all --ipv6): each its own family.
-      if (!ec && v6) acceptor.set_option(asio::ip::v6_only(true), ec);
-    }
-    if (!ec) acceptor.bind(endpoint, ec);
-    if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
-    return ec;
-  };
   std::vector<std::string> listening;  // what "Listening on" names, per acceptor
   for (const std::string& ip : options.bind_ips) {
-    boost::system::error_code ec;
-    auto address = asio::ip::make_address(ip, ec);
-    if (ec) return Status(ErrorCode::kBadValue, "invalid --bind_ip address: " + ip);
-    auto acceptor = std::make_unique<StreamAcceptor>(impl.listener);
-    ec = listen(*acceptor,
-                Stream::endpoint(tcp::endpoint(address, static_cast<unsigned short>(bound_port))),
-                address.is_v6());
-    if (ec) return bind_failed(ip, ec);
-    if (bound_port == 0) {
-      bound_port = ToTcp(acceptor->local_endpoint()).port();  // --port 0: one port for all
-    }
-    impl.acceptors.push_back(std::move(acceptor));
-    listening.push_back(address.to_string());
+    // --port 0: the first address picks the port, the others bind the same one.
+    CAIRN_RETURN_IF_ERROR(impl.ListenTcp(ip, bound_port, &bound_port));
+    listening.push_back(ToTcp(impl.acceptors.back()->local_endpoint()).address().to_string());
   }
   impl.bound_port = bound_port;
   // mongod's unix domain socket, <prefix>/mongodb-<port>.sock (drivers connect through it,
@@ -805,19 +878,7 @@ Status Server::Run(const std::function<void()>& on_listening) {
                          ".sock");
   }
   for (const std::string& path : unix_paths) {
-    if (path.size() >= sizeof(sockaddr_un::sun_path)) {
-      return Status(ErrorCode::kBadValue, "unix socket path too long: " + path);
-    }
-    ::unlink(path.c_str());  // a stale socket file a killed server left behind
-    auto acceptor = std::make_unique<StreamAcceptor>(impl.listener);
-    boost::system::error_code ec =
-        listen(*acceptor, Stream::endpoint(asio::local::stream_protocol::endpoint(path)), false);
-    if (ec) return bind_failed(path, ec);
-    impl.unix_socket_paths.push_back(path);
-    if (::chmod(path.c_str(), static_cast<mode_t>(options.unix_socket_permissions)) != 0) {
-      return bind_failed(path, boost::system::error_code(errno, boost::system::system_category()));
-    }
-    impl.acceptors.push_back(std::move(acceptor));
+    CAIRN_RETURN_IF_ERROR(impl.ListenUnix(path));
     listening.push_back(path);
   }
   // The replica set's configuration names this server by its port: known once bound.
@@ -830,9 +891,15 @@ Status Server::Run(const std::function<void()>& on_listening) {
                  attr.get());
     asio::co_spawn(impl.listener, impl.Accept(*impl.acceptors[i]), asio::detached);
   }
-  impl.signals.async_wait([&impl](const boost::system::error_code& ec, int) {
-    if (!ec) impl.BeginShutdown();
-  });
+  if (options.owns_process) {
+    boost::system::error_code ec;
+    impl.signals.add(SIGINT, ec);
+    if (!ec) impl.signals.add(SIGTERM, ec);
+    if (ec) return Status(ErrorCode::kInternalError, "cannot handle signals: " + ec.message());
+    impl.signals.async_wait([&impl](const boost::system::error_code& ec, int) {
+      if (!ec) impl.BeginShutdown();
+    });
+  }
   impl.ScheduleReaper();
   impl.ScheduleTransactionReaper();
   impl.ScheduleWatchdog();
@@ -851,10 +918,18 @@ Status Server::Run(const std::function<void()>& on_listening) {
   }
   if (on_listening) on_listening();
 
-  impl.listener.run();             // until shutdown has begun and every connection has ended
+  impl.listener.run();  // until shutdown has begun and every connection has ended
+  {
+    MutexLock lock(&impl.listen_mu);
+    impl.listener_done = true;
+  }
+  // A Listen posted as the loop returned: answered now (the server is stopping).
+  impl.listener.restart();
+  impl.listener.poll();
   impl.ReapRunners(/*all=*/true);  // each loop's runner returns once its loop is out of work
 
   for (const std::string& path : impl.unix_socket_paths) ::unlink(path.c_str());
+  if (before_close) before_close();
   logging::Log(logging::Severity::kInfo, "STORAGE", 22261, "SignalHandler",
                "Closing the storage engine", nullptr);
   impl.state.CloseEngine();

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 
 #include "common/status.h"
 #include "server/options.h"
@@ -14,18 +15,29 @@
 
 namespace cairn::server {
 
+class ServerState;
+
 class Server {
  public:
   Server(ServerOptions options, std::unique_ptr<storage::Engine> engine);
   ~Server();
 
-  // Binds every address, logs "Waiting for connections", and serves until a signal (or Stop)
-  // arrives. Returns when every connection has ended and the engine is closed.
-  // Listens and serves until shutdown. `on_listening` runs once, when the server is waiting for
-  // connections (--fork tells its parent then).
-  Status Run(const std::function<void()>& on_listening = {});
+  // Binds every address, logs "Waiting for connections", and serves until a signal (when the
+  // server owns its process), the shutdown command or Stop arrives. Returns when every
+  // connection has ended and the engine is closed. `on_listening` runs once, when the server is
+  // waiting for connections (--fork tells its parent then); `before_close` runs on Run's thread
+  // after the last connection ended and before the engine closes (libcairn waits there for its
+  // direct calls to leave).
+  Status Run(const std::function<void()>& on_listening = {},
+             const std::function<void()>& before_close = {});
   // Asks a running server to shut down (thread-safe).
   void Stop();
+  // Listens on one more address once Run has called `on_listening` (thread-safe): a TCP address
+  // and `port` (0: an ephemeral one), or a unix socket path (containing '/'; `port` unused).
+  // Returns the TCP port bound (0 for a unix socket). libcairn serves its wire protocol so.
+  Result<int> Listen(const std::string& address, int port);
+  // The state the server's connections share: libcairn runs its direct calls against it too.
+  ServerState& state();
 
  private:
   struct Impl;
