@@ -36,10 +36,12 @@ fi
 shift
 args=("$@")
 
-has_arg() {  # has_arg NAME: the arguments name option NAME (as --NAME or --NAME=...)
-  local arg
+has_arg() {  # has_arg FLAG...: the arguments give one of these flags (FLAG or FLAG=...)
+  local arg flag
   for arg in "${args[@]}"; do
-    [[ "$arg" == "--$1" || "$arg" == "--$1="* ]] && return 0
+    for flag in "$@"; do
+      [[ "$arg" == "$flag" || "$arg" == "$flag="* ]] && return 0
+    done
   done
   return 1
 }
@@ -63,10 +65,10 @@ for var in MONGO_INITDB_ROOT_USERNAME MONGO_INITDB_ROOT_PASSWORD \
   fi
 done
 
-if ! has_arg bind_ip && ! has_arg bind_ip_all && ! has_arg config && ! has_arg f; then
+if ! has_arg --bind_ip --bind_ip_all --config -f; then
   args+=(--bind_ip_all)
 fi
-if ! has_arg dbpath && ! has_arg config && ! has_arg f; then
+if ! has_arg --dbpath --config -f; then
   args+=(--dbpath /data/db)
 fi
 dbpath=$(arg_value dbpath /data/db)

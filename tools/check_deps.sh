@@ -4,7 +4,8 @@
 # only module that includes RocksDB; server is the only one that includes Asio; nothing includes
 # server/ from outside it. Inside server/ (server/README.md): only net/ includes Asio; exec/,
 # cursor/ and changes/ never include net/ or commands/; ttl/ includes neither, nor the
-# ServerState that owns it; nothing outside commands/ includes commands/ except net/dispatcher.
+# ServerState that owns it; nothing outside commands/ includes commands/ except net/dispatcher
+# (and embedded/direct_call, for the error reply builder).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
@@ -35,7 +36,7 @@ check server/ttl    'server/(net|commands)/|server/server_state.h' \
 check server/repl   'server/(net|commands)/|server/server_state.h' \
   "repl includes neither net nor commands nor the ServerState that owns it"
 check server/write  'server/repl/'       "write never includes repl (it logs through OplogSink)"
-check server   'server/commands/'        "only net/dispatcher includes commands" \
-  server/commands/ server/net/dispatcher.cc
+check server   'server/commands/'        "only net/dispatcher (and libcairn's direct call, for the error reply) includes commands" \
+  server/commands/ server/net/dispatcher.cc server/embedded/direct_call.cc
 [[ $status -eq 0 ]] && echo "dependency rule: ok"
 exit $status

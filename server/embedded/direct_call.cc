@@ -20,7 +20,8 @@
 #include <cstring>
 #include <thread>
 
-#include "common/error_codes.h"
+#include "common/bson_doc.h"
+#include "server/commands/reply.h"
 #include "server/net/dispatcher.h"
 #include "wire/message.h"
 #include "wire/reply_buffer.h"
@@ -31,11 +32,6 @@ namespace {
 
 // At most this many idle connection records are kept between calls (one per concurrent caller).
 constexpr size_t kMaxIdleConnections = 16;
-
-void AppendLe32(std::string* out, uint32_t value) {
-  const uint32_t le = BSON_UINT32_TO_LE(value);
-  out->append(reinterpret_cast<const char*>(&le), sizeof le);
-}
 
 uint32_t ReadLe32(const uint8_t* p) {
   uint32_t value;
@@ -56,22 +52,16 @@ bool HasDb(const uint8_t* command, size_t size) {
 }
 
 // The OP_MSG request: header, flagBits 0, one kind-0 section: the command, with "$db": `db`
-// appended when given and the document has none.
+// appended (by libbson, on a copy) when given and the document has none.
 std::string RequestFrame(std::string_view db, const uint8_t* command, size_t size) {
   // The header and flagBits (Call writes them once the length is known), section kind 0.
   std::string frame(wire::kOpMsgBodyOffset, '\0');
-  const size_t body_at = frame.size();
-  if (!db.empty() && Framed(command, size) && !HasDb(command, size)) {
-    frame.append(reinterpret_cast<const char*>(command), size - 1);  // without the terminator
-    frame.push_back(static_cast<char>(BSON_TYPE_UTF8));
-    frame.append("$db", 4);  // with its NUL
-    AppendLe32(&frame, static_cast<uint32_t>(db.size() + 1));
-    frame.append(db.data(), db.size());
-    frame.push_back('\0');
-    frame.push_back('\0');  // the document's terminator
-    const uint32_t body_size = static_cast<uint32_t>(frame.size() - body_at);
-    const uint32_t le = BSON_UINT32_TO_LE(body_size);
-    std::memcpy(frame.data() + body_at, &le, sizeof le);
+  bson_t given;
+  if (!db.empty() && Framed(command, size) && !HasDb(command, size) &&
+      bson_init_static(&given, command, size)) {
+    BsonDoc with_db{BsonView(&given)};
+    AppendUtf8(with_db.get(), "$db", db);
+    frame.append(reinterpret_cast<const char*>(bson_get_data(with_db.get())), with_db.get()->len);
   } else {
     frame.append(reinterpret_cast<const char*>(command), size);
   }
@@ -122,10 +112,7 @@ void AwaitUnlock(server::ServerState& state) {
 
 std::string ErrorReply(const Status& status) {
   BsonDoc reply;
-  BSON_APPEND_DOUBLE(reply.get(), "ok", 0.0);
-  AppendUtf8(reply.get(), "errmsg", status.reason());
-  BSON_APPEND_INT32(reply.get(), "code", CodeNumber(status.code()));
-  AppendUtf8(reply.get(), "codeName", CodeName(status.code()));
+  server::AppendErrorFields(reply.get(), status);
   return std::string(reinterpret_cast<const char*>(bson_get_data(reply.get())), reply.get()->len);
 }
 
